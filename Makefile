@@ -1,0 +1,82 @@
+# Papershelf developer entry points.
+#
+#   make serve   build the site and serve it with live reload (PORT=8000)
+#   make test    run the test suite (PYTEST_ARGS="-k search -x" to narrow)
+#
+# Needs only Python >= 3.11 (with venv) and Node.js >= 20 with npm.
+# `setup` is idempotent: pip re-runs only when pyproject.toml changes,
+# `npm ci` only when package.json / package-lock.json change. The stamp
+# files live inside .venv/ and node_modules/, so deleting either directory
+# (or `make clean`) forces a fresh install.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON      ?= python3
+NPM         ?= npm
+VENV        ?= .venv
+PORT        ?= 8000
+PYTEST_ARGS ?=
+BUILD_ARGS  ?=
+
+VENV_PY   := $(VENV)/bin/python
+PIP_STAMP := $(VENV)/.papershelf-pip.stamp
+NPM_STAMP := node_modules/.papershelf-npm.stamp
+
+.PHONY: help setup build serve test check clean
+
+help:
+	@echo "Targets:"
+	@echo "  setup   create $(VENV), pip install -e '.[test]', npm ci (no-op when up to date)"
+	@echo "  build   build the site into site/        (BUILD_ARGS='--base-url https://host/sub/')"
+	@echo "  serve   build and serve with live reload (PORT=$(PORT))"
+	@echo "  test    run pytest                       (PYTEST_ARGS='...')"
+	@echo "  check   validate the content (papershelf check)"
+	@echo "  clean   remove site/, $(VENV), node_modules and stamps"
+
+setup: $(PIP_STAMP) $(NPM_STAMP)
+
+# --- Python -----------------------------------------------------------------
+
+$(VENV_PY):
+	@command -v $(PYTHON) >/dev/null 2>&1 || { \
+	  echo "error: '$(PYTHON)' not found; Papershelf needs Python >= 3.11 (set PYTHON=/path/to/python3.11)" >&2; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+	  echo "error: Papershelf needs Python >= 3.11, but '$(PYTHON)' is $$($(PYTHON) -c 'import platform; print(platform.python_version())'); set PYTHON=/path/to/python3.11" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV) || { \
+	  rm -rf $(VENV); \
+	  echo "error: '$(PYTHON) -m venv' failed (on Debian/Ubuntu: apt-get install python3-venv)" >&2; exit 1; }
+
+$(PIP_STAMP): pyproject.toml | $(VENV_PY)
+	@$(VENV_PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+	  echo "error: $(VENV) uses Python < 3.11; run 'make clean' (or rm -rf $(VENV)) and retry" >&2; exit 1; }
+	$(VENV_PY) -m pip install --disable-pip-version-check -e '.[test]'
+	@touch $@
+
+# --- Node -------------------------------------------------------------------
+
+$(NPM_STAMP): package.json package-lock.json
+	@command -v node >/dev/null 2>&1 && command -v $(NPM) >/dev/null 2>&1 || { \
+	  echo "error: Node.js >= 20 and npm are required (node or $(NPM) not found)" >&2; exit 1; }
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) < 20 ? 1 : 0)' || { \
+	  echo "error: Node.js >= 20 is required, found $$(node --version)" >&2; exit 1; }
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
+
+# --- Everyday targets -----------------------------------------------------
+
+build: setup
+	$(VENV)/bin/papershelf build $(BUILD_ARGS)
+
+serve: setup
+	$(VENV)/bin/papershelf build --serve --port $(PORT) $(BUILD_ARGS)
+
+test: setup
+	$(VENV_PY) -m pytest $(PYTEST_ARGS)
+
+check: setup
+	$(VENV)/bin/papershelf check
+
+clean:
+	rm -rf site $(VENV) node_modules .pytest_cache $(PIP_STAMP) $(NPM_STAMP)
