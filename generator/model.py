@@ -1,0 +1,91 @@
+"""The catalog model: typed, immutable, validated on the way in (see ``loader``).
+
+Everything after loading reads these objects and never changes them. Text fields hold
+the source as written (Markdown with LaTeX); rendering to HTML or plain text is derived
+data (see ``text`` and ``derive``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
+PRESENTATIONS = ("oral", "spotlight", "poster")
+LINK_KINDS = ("pdf", "openreview", "arxiv", "code", "project", "venue_page")
+LINK_LABELS = {
+    "pdf": "PDF",
+    "openreview": "OpenReview",
+    "arxiv": "arXiv",
+    "code": "Code",
+    "project": "Project page",
+    "venue_page": "Venue page",
+}
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    title: str
+    description: str = ""
+    base_url: str = "/"  # always ends with "/"; absolute URL or path
+    language: str = "en"
+    owner: str = ""
+
+
+@dataclass(frozen=True)
+class Tag:
+    id: str
+    name: str
+    description: str
+    phrases: tuple[str, ...] = ()  # lower-case phrases that suggest the tag (importers)
+
+
+@dataclass(frozen=True)
+class Venue:
+    id: str
+    name: str  # short name, "ICLR 2024"
+    full_name: str  # "International Conference on Learning Representations 2024"
+    year: int
+    url: str | None = None
+    location: str | None = None
+    dates: str | None = None
+    description: str = ""  # Markdown body
+    source: str = ""  # file path relative to the content folder
+
+
+@dataclass(frozen=True)
+class Link:
+    kind: str  # one of LINK_KINDS
+    url: str
+
+    @property
+    def label(self) -> str:
+        return LINK_LABELS[self.kind]
+
+
+@dataclass(frozen=True)
+class Paper:
+    slug: str  # file name and URL segment
+    title: str  # may contain $math$ and text-mode LaTeX
+    authors: tuple[str, ...]
+    venue: str  # venue id
+    tags: tuple[str, ...]
+    abstract: str  # Markdown with LaTeX
+    presentation: str | None = None
+    links: tuple[Link, ...] = ()
+    provisional: bool = False
+    added: datetime.date | None = None
+    source: str = ""  # file path relative to the content folder
+
+
+@dataclass(frozen=True)
+class Catalog:
+    site: SiteConfig
+    venues: Mapping[str, Venue]  # id -> venue, sorted by (year desc, name)
+    tags: Mapping[str, Tag]  # id -> tag, in taxonomy order
+    papers: tuple[Paper, ...]  # sorted by slug
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "venues", MappingProxyType(dict(self.venues)))
+        object.__setattr__(self, "tags", MappingProxyType(dict(self.tags)))

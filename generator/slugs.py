@@ -1,0 +1,50 @@
+"""Slugs: the ids that become file names and URL segments.
+
+A slug is lower-case ASCII letters and digits in runs joined by single hyphens. That
+rules out "..", slashes, absolute paths, dot files and Windows' reserved device names
+by construction, so no id from content can write outside the output folder.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MAX_LENGTH = 80
+RESERVED = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))})
+
+# Letters that NFKD does not decompose into ASCII.
+_TRANSLITERATE = str.maketrans({"ß": "ss", "æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d",
+                                "ł": "l", "Ł": "l", "œ": "oe", "Œ": "oe", "þ": "th", "ð": "d", "ı": "i"})
+
+
+def is_valid_slug(value: str) -> bool:
+    return (
+        isinstance(value, str)
+        and len(value) <= MAX_LENGTH
+        and bool(SLUG_RE.match(value))
+        and value not in RESERVED
+    )
+
+
+def slugify(text: str, max_length: int = MAX_LENGTH) -> str:
+    """ASCII slug of ``text``: accents folded, LaTeX and punctuation dropped, cut at a word.
+
+    Returns "" when nothing usable is left (callers supply a fallback).
+    """
+    text = re.sub(r"\\[a-zA-Z]+", " ", text)  # LaTeX commands: \mathcal, \emph
+    text = unicodedata.normalize("NFKD", text.translate(_TRANSLITERATE))
+    text = text.encode("ascii", "ignore").decode("ascii").lower()
+    words = re.findall(r"[a-z0-9]+", text)
+    slug = ""
+    for word in words:
+        candidate = f"{slug}-{word}" if slug else word
+        if len(candidate) > max_length:
+            break
+        slug = candidate
+    if not slug and words:
+        slug = words[0][:max_length]
+    if slug in RESERVED:
+        slug = f"{slug}-1"
+    return slug
