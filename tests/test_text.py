@@ -1,0 +1,545 @@
+"""Tests for generator.text: Markdown + LaTeX -> safe HTML, MathML, plain text."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator.text import excerpt, plain_text, render_abstract, render_title
+
+SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+COMMAND = re.compile(r"\\[A-Za-z]+")
+
+
+# ---------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------
+
+ALLOWED_TAGS = set(
+    "p em strong code a cite sup sub u br div h1 h2 h3 h4 h5 h6 ul ol li blockquote pre hr "
+    "math mrow mi mn mo mtext mspace ms mfrac msqrt mroot mstyle merror mpadded mphantom "
+    "mfenced menclose msub msup msubsup munder mover munderover mmultiscripts mprescripts "
+    "none mtable mtr mlabeledtr mtd semantics".split()
+)
+VOID_TAGS = {"br", "hr"}
+
+
+class _Html(HTMLParser):
+    """Collects visible text (outside code.math-source), tags, attributes and nesting errors."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.hidden = 0
+        self.text: list[str] = []
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.errors: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        self.tags.append((tag, attributes))
+        if tag in VOID_TAGS:
+            return
+        if tag == "code" and attributes.get("class") == "math-source":
+            self.hidden += 1
+            tag = "code.math-source"
+        self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1].split(".")[0] != tag:
+            self.errors.append(f"unexpected </{tag}> with open {self.stack}")
+            return
+        if self.stack.pop() == "code.math-source":
+            self.hidden -= 1
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.text.append(data)
+
+
+def parse_html(html: str) -> _Html:
+    parser = _Html()
+    parser.feed(html)
+    parser.close()
+    return parser
+
+
+def visible_text(html: str) -> str:
+    return "".join(parse_html(html).text)
+
+
+def assert_safe_html(html: str) -> None:
+    parsed = parse_html(html)
+    assert not parsed.errors, (parsed.errors, html)
+    assert not parsed.stack, (parsed.stack, html)
+    for tag, attrs in parsed.tags:
+        assert tag in ALLOWED_TAGS, (tag, html)
+        for name, value in attrs.items():
+            assert not name.startswith("on"), (name, html)
+            assert name not in {"style", "src", "srcset", "formaction", "id"}, (name, html)
+            if name == "href":
+                assert re.match(r"(https?://|mailto:)", value or "", re.IGNORECASE), (value, html)
+
+
+def links(html: str) -> list[dict[str, str | None]]:
+    return [attrs for tag, attrs in parse_html(html).tags if tag == "a"]
+
+
+# ---------------------------------------------------------------------------------------
+# Math
+# ---------------------------------------------------------------------------------------
+
+
+def test_inline_math_becomes_mathml():
+    html = render_abstract("We study $K$-means with $\\mathcal{O}(n^2)$ cost.")
+    assert html.count('<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">') == 2
+    assert "<mi>K</mi>" in html
+    assert "<msup><mi>n</mi><mn>2</mn></msup>" in html
+    assert "$" not in visible_text(html)
+
+
+def test_display_math_becomes_block_mathml():
+    html = render_abstract("Text.\n\n$$\\sum_{i=1}^n x_i$$\n\nMore text with $$a+b$$ inline.")
+    assert html.count('display="block"') == 2
+    assert '<div class="math-block"><math' in html
+    assert "<mo>∑</mo>" in html
+
+
+def test_paren_delimited_math():
+    html = render_abstract(r"Let \(x^2\) be given.")
+    assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">' in html
+    assert plain_text(r"Let \(x^2\) be given.") == "Let x^2 be given."
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [r"D = \mathrm{diag}( \exp(QK^\top) {\bf 1}_n )", r"\exp()", r"{\boldsymbol{\Im}}(\boldsymbol{w}, n_k)",
+     r"K_1 \oslash K_2 \in \mathbb{R}^{n^2 \times d}", r"o(\sqrt[3]{\log n})",
+     r"\exp\left(-\Omega\left(\alpha^2 T\right)\right)", r"x-\text{sign}(x)\tau"],
+)
+def test_constructs_from_the_seeds_convert(formula):
+    html = render_abstract(f"${formula}$")
+    assert "<math" in html and "math-source" not in html
+    assert not COMMAND.search(visible_text(html))
+
+
+def test_common_author_macros_are_rendered():
+    html = render_abstract(r"$\R^n$, $\E[X]$, $\tr(A)$, $\softmax(z)$")
+    assert "math-source" not in html
+    assert "ℝ" in html and "<mo>tr</mo>" in html and "<mo>softmax</mo>" in html
+
+
+@pytest.mark.parametrize(
+    "formula", [r"\frac{a}{", r"x^", r"\norm{x}", r"\left( x", r"\def\a{\a\a}\a", "{"]
+)
+def test_failed_formula_is_shown_as_escaped_source(formula):
+    html = render_abstract(f"Before ${formula}$ after.")
+    assert "<math" not in html
+    match = re.search(r'<code class="math-source">(.*?)</code>', html)
+    assert match, html
+    assert match.group(1) == f"${formula}$".replace("&", "&amp;").replace("<", "&lt;")
+    assert "Before" in html and "after." in html
+
+
+def test_mathml_is_sanitised():
+    html = render_abstract(
+        r'$\text{<script>alert(1)</script>}$ $\href{javascript:alert(1)}{x}$ '
+        r'$\style{color:red}{y}$ $\class{evil}{z}$ $\color{red" onmouseover="alert(1)}{w}$ '
+        r"$\text{&amp; <b>}$"
+    )
+    assert_safe_html(html)
+    assert "<script" not in html and "<b>" not in html
+    assert "&lt;script&gt;" in html
+    assert "javascript" not in html and "onmouseover" not in html and "evil" not in html
+    assert "&amp;amp;" in html  # a typed "&amp;" shows as typed
+
+
+def test_title_math_is_inline_even_when_displayed():
+    html = render_title("A $$x^2$$ title")
+    assert 'display="block"' not in html and 'display="inline"' in html
+
+
+# ---------------------------------------------------------------------------------------
+# Safety: raw HTML, links
+# ---------------------------------------------------------------------------------------
+
+
+def test_script_tag_is_inert_text():
+    html = render_abstract("Hello <script>alert('x')</script> <img src=x onerror=alert(1)>")
+    assert "<script" not in html and "<img" not in html
+    assert "&lt;script&gt;" in html
+    assert_safe_html(html)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "[click](javascript:alert(1))",
+        "[click](JaVaScRiPt:alert(1))",
+        "[click](java\tscript:alert(1))",
+        "[click](vbscript:msgbox)",
+        "[click](data:text/html;base64,PHNjcmlwdD4=)",
+        "[click](file:///etc/passwd)",
+        "[click](/relative/path)",
+        "[click](//evil.example.com)",
+        "<javascript:alert(1)>",
+        "[click][r]\n\n[r]: javascript:alert(1)",
+        r"\href{javascript:alert(1)}{click}",
+        r"\url{javascript:alert(1)}",
+        "ftp://files.example.com/x",
+    ],
+)
+def test_unsafe_links_are_plain_text(source):
+    html = render_abstract(source)
+    assert "<a" not in html
+    assert_safe_html(html)
+    if "click" in source:
+        assert "click" in visible_text(html)
+
+
+def test_markdown_link_gets_noopener():
+    html = render_abstract("See our [project website](https://scg.example.io/).")
+    assert links(html) == [{"href": "https://scg.example.io/", "rel": "noopener"}]
+    assert ">project website</a>" in html
+
+
+def test_mailto_links_survive():
+    html = render_abstract("Write to <mailto:team@example.org> or team@example.org.")
+    assert [a["href"] for a in links(html)] == ["mailto:team@example.org"] * 2
+
+
+def test_linkify_excludes_trailing_dot():
+    html = render_abstract("Our code is available at https://github.com/mtics/FedRAP.")
+    assert '<a href="https://github.com/mtics/FedRAP" rel="noopener">https://github.com/mtics/FedRAP</a>.' in html
+
+
+def test_linkify_keeps_parentheses_and_excludes_closing_one():
+    html = render_abstract("(see https://example.org/a_(b)) and https://example.org/x, y")
+    assert [a["href"] for a in links(html)] == ["https://example.org/a_(b)", "https://example.org/x"]
+
+
+def test_bare_url_with_latex_escapes():
+    html = render_abstract(r"Code: https://github.com/a\_b/c\_d.")
+    assert [a["href"] for a in links(html)] == ["https://github.com/a_b/c_d"]
+    assert "\\" not in visible_text(html)
+
+
+def test_no_nested_links():
+    html = render_abstract(r"\href{https://a.example}{see https://b.example and [c](https://c.example)}")
+    assert [a["href"] for a in links(html)] == ["https://a.example"]
+    assert_safe_html(html)
+
+
+def test_no_fuzzy_links():
+    html = render_abstract("We ship model.py and see www.example.com.It works.")
+    assert "<a" not in html
+
+
+def test_images_become_their_alt_text():
+    html = render_abstract("![a diagram](https://example.org/tracker.png)")
+    assert "<img" not in html and "a diagram" in html
+
+
+# ---------------------------------------------------------------------------------------
+# Text-mode LaTeX
+# ---------------------------------------------------------------------------------------
+
+
+def test_escaped_dollar_is_not_math():
+    html = render_abstract(r"It costs \$5 and \$10 per run.")
+    assert "<math" not in html
+    assert "It costs $5 and $10 per run." in html
+
+
+def test_currency_dollars_are_not_math():
+    assert "<math" not in render_abstract("It costs $5 and $10 per run.")
+
+
+def test_emph_and_bold():
+    html = render_abstract(r"We propose \emph{mean-field Langevin averaged gradient} and \textbf{MFL-ABR}.")
+    assert "<em>mean-field Langevin averaged gradient</em>" in html
+    assert "<strong>MFL-ABR</strong>" in html
+    html = render_abstract(r"A {\bf bold} and {\em emphasised} {\it italic} word.")
+    assert "<strong>bold</strong>" in html and "<em>emphasised</em>" in html and "<em>italic</em>" in html
+
+
+def test_emph_around_math_and_markdown():
+    html = render_abstract(r"\emph{the $K$ means *really*} done")
+    assert re.search(r"<em>the <math.*</math> means <em>really</em></em> done", html)
+
+
+def test_url_command_becomes_link():
+    html = render_abstract(r"Code: \url{https://github.com/Hritikbansal/sparse_feedback}.")
+    assert links(html) == [{"href": "https://github.com/Hritikbansal/sparse_feedback", "rel": "noopener"}]
+    assert html.endswith("</a>.</p>\n")
+    assert "url" not in visible_text(html)
+
+
+def test_href_command():
+    html = render_abstract(r"Visit \href{https://example.org/a\_b}{our site}.")
+    assert links(html) == [{"href": "https://example.org/a_b", "rel": "noopener"}]
+    assert ">our site</a>" in html
+
+
+def test_cite_becomes_marker():
+    html = render_abstract(r"Recent work \cite{sht23} and \citep[p.~5]{a, b} agree.")
+    assert '<cite class="latex-cite">[sht23]</cite>' in html
+    assert '<cite class="latex-cite">[a, b, p.\u00a05]</cite>' in html
+    assert plain_text(r"Recent work \cite{sht23} has shown \citet{a,b}.") == "Recent work has shown."
+
+
+def test_escaped_characters():
+    html = render_abstract(r"An improvement of 22\% with A\&B on x\_y \#1 \{set\}.")
+    assert "An improvement of 22% with A&amp;B on x_y #1 {set}." in html
+
+
+def test_tilde_is_a_tie_only_between_words():
+    html = render_abstract(r"Fig.~3 shows ~10% gains, see https://example.org/~user")
+    assert "Fig.\u00a03" in html
+    assert " ~10%" in html
+    assert links(html)[0]["href"] == "https://example.org/~user"
+
+
+def test_accents_and_quotes():
+    html = render_abstract(r"""Erd\H{o}s--R\'enyi and Schr\"odinger and \c{c}a, ``tensor-type'' and `sufficient statistic'.""")
+    assert "Erdős--Rényi and Schrödinger and ça, “tensor-type” and ‘sufficient statistic’." in html
+    assert render_abstract(r'He said \"hello\".') == '<p>He said &quot;hello&quot;.</p>\n'
+
+
+def test_unknown_commands_lose_their_name():
+    html = render_abstract(r"A model induced with \eft and \mymacro{kept text} and \alpha.")
+    text = visible_text(html)
+    assert "A model induced with eft and kept text and α." in text
+    assert not COMMAND.search(text)
+
+
+def test_layout_commands_vanish():
+    html = render_abstract(r"\noindent Text\label{sec:x} with \vspace{2pt}space \ldots{} \LaTeX.")
+    assert visible_text(html).strip() == "Text with space … LaTeX."
+
+
+def test_unbalanced_braces_do_not_break_html():
+    for source in [r"\emph{open", r"close} \textbf{a *b} c*", r"*\emph{a* b}", r"{\bf x", "}}}{{{"]:
+        assert_safe_html(render_abstract(source))
+        assert_safe_html(render_title(source))
+
+
+def test_code_spans_are_untouched():
+    html = render_abstract(r"Use `\emph{x}` literally.")
+    assert r"<code>\emph{x}</code>" in html
+
+
+# ---------------------------------------------------------------------------------------
+# Titles
+# ---------------------------------------------------------------------------------------
+
+
+def test_title_is_inline_without_links():
+    html = render_title("Statistically Optimal $K$-means via [Low-rank](https://x.example) *SDP* https://y.example")
+    assert "<p>" not in html and "<a" not in html
+    assert html.startswith("Statistically Optimal <math")
+    assert "Low-rank" in html and "<em>SDP</em>" in html and "https://y.example" in html
+
+
+def test_title_latex_and_block_syntax():
+    html = render_title("# 1. A \\emph{neat} \\url{https://a.example} title\nwith a break")
+    assert html == "# 1. A <em>neat</em> https://a.example title with a break"
+
+
+# ---------------------------------------------------------------------------------------
+# Plain text
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("$K$-means clustering", "K-means clustering"),
+        (r"Runs in $\mathcal{O}(\cdot)$ time", "Runs in O(·) time"),
+        (r"$\mathcal{O}(n \log n)$", "O(n log n)"),
+        (r"the $\ell_2$ norm", "the ℓ_2 norm"),
+        (r"with $\alpha$ and $n \times d$", "with α and n × d"),
+        (r"$X \in \mathbb{R}^{n \times k}$", "X ∈ ℝ^(n × k)"),
+        (r"$n^2$ and $n^{3-o(1)}$ and $XX^\top$ and $M^*$", "n^2 and n^(3-o(1)) and XX^T and M*"),
+        (r"$\exp\left(-\Omega\left(T\right)\right)$", "exp(-Ω(T))"),
+        (r"$\frac{a}{b+c}$ and $\sqrt{n}$", "a/(b+c) and √n"),
+        (r"$D = \mathrm{diag}( \exp(QK^\top) {\bf 1}_n )$", "D = diag(exp(QK^T) 1_n)"),
+        (r"We propose \emph{mean-field} (MFL)", "We propose mean-field (MFL)"),
+        (r"See \url{https://a.example/x}.", "See https://a.example/x."),
+        ("A [project website](https://a.example) and *emphasis* and __strong__", "A project website and emphasis and strong"),
+        ("Code: https://github.com/x/y.", "Code: https://github.com/x/y."),
+        ("  lots \n of\t\tspace  \n\n  here ", "lots of space here"),
+        ("A &amp; B &lt;tag&gt; &copy;", "A & B ©"),
+        (r"22\% and \$5 and Fig.~3", "22% and $5 and Fig. 3"),
+        ("<script>alert(1)</script> text", "alert(1) text"),
+        ("", ""),
+    ],
+)
+def test_plain_text_examples(source, expected):
+    assert plain_text(source) == expected
+
+
+def test_plain_text_has_no_commands_or_entities():
+    text = plain_text(r"\textbf{Bold} \unknown{x} \weird $\foo + \bar{x}$ `\code` A&B")
+    assert not COMMAND.search(text)
+    assert "&amp;" not in text and "<" not in text
+
+
+# ---------------------------------------------------------------------------------------
+# Excerpt
+# ---------------------------------------------------------------------------------------
+
+
+def test_excerpt_short_text_is_unchanged():
+    assert excerpt("A short abstract.", 200) == "A short abstract."
+
+
+def test_excerpt_cuts_at_word_boundary():
+    text = "Metagenomics studies genomic material derived from mixed microbial communities"
+    cut = excerpt(text, 30)
+    assert cut == "Metagenomics studies genomic…"
+    assert len(cut) <= 30
+
+
+def test_excerpt_long_word_is_hard_cut():
+    assert excerpt("x" * 50, 10) == "x" * 9 + "…"
+
+
+def test_excerpt_strips_trailing_punctuation():
+    assert excerpt("alpha beta, gamma delta epsilon", 13) == "alpha beta…"
+
+
+@given(st.text(max_size=300), st.integers(min_value=1, max_value=250))
+def test_excerpt_length_property(text, limit):
+    cut = excerpt(text, limit)
+    assert len(cut) <= limit
+    if not cut.endswith("…"):
+        assert cut == " ".join(text.split())
+
+
+# ---------------------------------------------------------------------------------------
+# Determinism
+# ---------------------------------------------------------------------------------------
+
+
+def test_functions_are_deterministic():
+    source = r"We use $K$-means \cite{x} and https://a.example."
+    assert render_abstract(source) == render_abstract(source)
+    assert render_title(source) == render_title(source)
+    assert plain_text(source) == plain_text(source)
+
+
+def test_non_string_input_does_not_raise():
+    assert render_abstract(None) == ""  # type: ignore[arg-type]
+    assert render_title(None) == ""  # type: ignore[arg-type]
+    assert plain_text(None) == ""  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------
+# The seed catalogue
+# ---------------------------------------------------------------------------------------
+
+
+def _seed_abstracts() -> list:
+    if not SEEDS.is_dir():
+        return []
+    params = []
+    for path in sorted(SEEDS.glob("*.txt")):
+        text = path.read_text(encoding="utf-8-sig").replace("\r\n", "\n")
+        paragraphs = [p.strip() for p in text.split("\n\n")[1:] if p.strip()]
+        params += [pytest.param(p, id=f"{path.stem}-{i}") for i, p in enumerate(paragraphs, 1)]
+    return params
+
+
+def _seed_titles() -> list:
+    if not (SEEDS / "metadata").is_dir():
+        return []
+    params = []
+    for path in sorted((SEEDS / "metadata").glob("*.json")):
+        for entry in json.loads(path.read_text(encoding="utf-8")):
+            if entry.get("title"):
+                params.append(pytest.param(entry["title"], id=f"{path.stem}-{entry.get('index')}"))
+    return params
+
+
+SEED_ABSTRACTS = _seed_abstracts()
+SEED_TITLES = _seed_titles()
+needs_seeds = pytest.mark.skipif(not SEED_ABSTRACTS, reason=f"seed catalogue not found at {SEEDS}")
+
+
+@needs_seeds
+def test_seed_catalogue_is_complete():
+    assert len(SEED_ABSTRACTS) == 76
+
+
+@needs_seeds
+@pytest.mark.parametrize("abstract", SEED_ABSTRACTS or [""])
+def test_seed_abstract_renders_cleanly(abstract):
+    html = render_abstract(abstract)
+    assert_safe_html(html)
+    assert not COMMAND.search(visible_text(html)), visible_text(html)
+    assert "math-source" not in html  # every seed formula converts
+    assert html.count("<math") == len(re.findall(r"(?<!\\)\$[^$]+\$", abstract))
+    text = plain_text(abstract)
+    assert not COMMAND.search(text), text
+    assert "<" not in text or not re.search(r"</?[A-Za-z]", text)
+    assert "  " not in text and text == text.strip()
+    assert "$" not in text  # the seeds have no literal dollars
+
+
+@needs_seeds
+@pytest.mark.parametrize("title", SEED_TITLES or [""])
+def test_seed_title_renders_cleanly(title):
+    html = render_title(title)
+    assert "<p>" not in html and "<a" not in html
+    assert_safe_html(html)
+    assert not COMMAND.search(visible_text(html))
+    assert not COMMAND.search(plain_text(title))
+
+
+@needs_seeds
+def test_seed_title_with_math():
+    title = "Statistically Optimal $K$-means Clustering via Nonnegative Low-rank Semidefinite Programming"
+    assert plain_text(title).startswith("Statistically Optimal K-means Clustering")
+    assert "<math" in render_title(title)
+
+
+# ---------------------------------------------------------------------------------------
+# Properties: never raise, always safe
+# ---------------------------------------------------------------------------------------
+
+_PIECES = st.sampled_from(
+    list("$\\{}_^[]()*`'\"~&<>#%!:/.- \n\tabxyzAB019") + [
+        "\\emph{", "\\textbf{", "\\url{", "\\href{", "\\cite{", "\\cite[p.~1]{", "{\\bf ",
+        "\\label{", "\\H{", "\\'", '\\"', "\\\\", "\\$", "\\%", "$$", "\\(", "\\)", "\\frac",
+        "\\left(", "\\right)", "\\mathbb{R}", "\\text{", "\\def\\a", "\\foo", "\\alpha", "~",
+        "https://x.example/a_b", "javascript:alert(1)", "](", "![", "<script>", "&amp;", "&#92;",
+        "\n\n", "    ", "- ", "1. ", "> ", "# ", "``", "''", "\u00a0", "\ud800", "\x00",
+    ]
+)
+LATEXISH = st.lists(_PIECES, max_size=50).map("".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(LATEXISH, st.text(max_size=120)))
+def test_never_raises_and_stays_safe(source):
+    html = render_abstract(source)
+    assert isinstance(html, str)
+    assert_safe_html(html)
+    title = render_title(source)
+    assert_safe_html(title)
+    assert "<p>" not in title and "<a" not in title
+    text = plain_text(source)
+    assert not COMMAND.search(text)
+    assert not re.search(r"</?[A-Za-z][^<>]*>", text)
+    assert text == " ".join(text.split())
+    assert len(excerpt(text, 40)) <= 40
