@@ -1,0 +1,105 @@
+"""The ``papershelf`` command line: build, check, import.
+
+Content problems and output problems are printed as messages with exit status 1;
+a traceback means a bug in Papershelf, never a problem with the content.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .errors import ContentError
+from .writer import OutputError
+
+CONTENT_OPTION = click.option(
+    "--content", type=click.Path(file_okay=False, path_type=Path), default=Path("content"),
+    show_default=True, help="The catalog folder.",
+)
+
+
+def _fail(message: str) -> None:
+    click.echo(click.style("Error: ", fg="red", bold=True) + message, err=True)
+    sys.exit(1)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="papershelf")
+def main() -> None:
+    """Papershelf: build a static site from a catalog of research papers."""
+
+
+@main.command()
+@CONTENT_OPTION
+@click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=Path("site"),
+              show_default=True, help="Where to write the site (replaced as a whole on success).")
+@click.option("--base-url", default=None,
+              help="Where the site will live, e.g. /catalog/ or https://example.org/catalog/ "
+                   "(default: base_url in site.toml).")
+@click.option("--serve", is_flag=True, help="Serve the site on 127.0.0.1 and rebuild on changes.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="Port for --serve.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
+def build(content: Path, output: Path, base_url: str | None, serve: bool, port: int, quiet: bool) -> None:
+    """Build the site from CONTENT into OUTPUT."""
+    from .build import BuildOptions
+    from .build import build as run_build
+
+    options = BuildOptions(content=content, output=output, base_url=base_url)
+    if serve:
+        # The preview server serves the output folder at its root, so links must start at "/".
+        options = replace(options, base_url="/")
+        from .serve import serve as run_server
+
+        run_server(options, port=port, quiet=quiet)
+        return
+    try:
+        report = run_build(options)
+    except (ContentError, OutputError) as exc:
+        _fail(str(exc))
+    if not quiet:
+        click.echo(report.summary())
+
+
+@main.command()
+@CONTENT_OPTION
+@click.option("--base-url", default=None, help="Check this base URL too.")
+def check(content: Path, base_url: str | None) -> None:
+    """Validate the catalog without writing anything."""
+    from .loader import load_catalog
+
+    try:
+        catalog = load_catalog(content, base_url=base_url)
+    except ContentError as exc:
+        _fail(str(exc))
+    click.echo(f"OK: {len(catalog.papers)} papers, {len(catalog.venues)} venues, {len(catalog.tags)} tags.")
+
+
+@main.group("import")
+def import_() -> None:
+    """Add papers to the catalog from other formats."""
+
+
+@import_.command("seeds")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--metadata", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder of <seed>.json records with titles, authors and links.")
+@CONTENT_OPTION
+@click.option("--force", is_flag=True, help="Overwrite paper files that were edited since the last import.")
+def import_seeds_command(files: tuple[Path, ...], metadata: Path | None, content: Path, force: bool) -> None:
+    """Import abstracts from seed text files (a venue header, one abstract per paragraph)."""
+    from .import_seeds import import_seeds
+
+    try:
+        report = import_seeds(list(files), content, metadata, force=force)
+    except ContentError as exc:
+        _fail(str(exc))
+    click.echo(report.summary())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,276 @@
+"""Declarative schemas for every input: one ``Field`` per front-matter or config key.
+
+Each field has a checker that returns the cleaned value or raises ``Invalid`` with what
+was expected. ``check_fields`` applies a schema to one file's mapping and reports every
+problem (file, line, field) instead of stopping at the first.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+from urllib.parse import urlsplit
+
+from .errors import Problems
+from .frontmatter import type_name
+from .model import LINK_KINDS, PRESENTATIONS
+from .slugs import is_valid_slug
+
+
+class Invalid(ValueError):
+    """A value that does not fit its field; the message says what was expected."""
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    check: Callable[[Any], Any]
+    required: bool = False
+    default: Any = None
+    doc: str = ""
+
+
+def _found(value: Any) -> str:
+    shown = repr(value) if isinstance(value, str) else type_name(value)
+    if isinstance(value, str) and len(shown) > 60:
+        shown = shown[:57] + "…'"
+    return f"found {shown}"
+
+
+def text(value: Any) -> str:
+    if not isinstance(value, str):
+        hint = " (put it in quotes)" if isinstance(value, (int, float, bool)) else ""
+        raise Invalid(f"expected text, {_found(value)}{hint}")
+    value = value.strip()
+    if not value:
+        raise Invalid("expected text, found an empty value")
+    if "\x00" in value:
+        raise Invalid("text must not contain NUL characters")
+    return value
+
+
+def optional_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str) and not value.strip():
+        return ""
+    return text(value)
+
+
+def year(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Invalid(f"expected a year such as 2024, {_found(value)}")
+    if not 1000 <= value <= 9999:
+        raise Invalid(f"expected a four-digit year, found {value}")
+    return value
+
+
+_URL_SPACE = re.compile(r"\s")
+
+
+def http_url(value: Any) -> str:
+    if not isinstance(value, str):
+        raise Invalid(f"expected an http(s) URL, {_found(value)}")
+    value = value.strip()
+    parts = urlsplit(value)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc or _URL_SPACE.search(value):
+        raise Invalid(f"expected an http(s) URL, {_found(value)}")
+    return value
+
+
+def is_http_url(value: str) -> bool:
+    try:
+        http_url(value)
+    except Invalid:
+        return False
+    return True
+
+
+def optional_http_url(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    return http_url(value)
+
+
+def name_list(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise Invalid(f"expected a list of names, {_found(value)}")
+    names: list[str] = []
+    for i, item in enumerate(value, 1):
+        try:
+            name = text(item)
+        except Invalid as exc:
+            raise Invalid(f"item {i}: {exc}") from None
+        if name in names:
+            raise Invalid(f"item {i}: {name!r} is listed twice")
+        names.append(name)
+    return tuple(names)
+
+
+def slug_list(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise Invalid(f"expected a list of ids, {_found(value)}")
+    ids: list[str] = []
+    for i, item in enumerate(value, 1):
+        if not isinstance(item, str) or not is_valid_slug(item):
+            raise Invalid(f"item {i}: expected an id like 'graph-learning', {_found(item)}")
+        if item not in ids:
+            ids.append(item)
+    return tuple(ids)
+
+
+def slug(value: Any) -> str:
+    if not isinstance(value, str) or not is_valid_slug(value):
+        raise Invalid(f"expected an id like 'iclr-2024', {_found(value)}")
+    return value
+
+
+def presentation(value: Any) -> str | None:
+    if value is None:
+        return None
+    if value not in PRESENTATIONS:
+        raise Invalid(f"expected one of {', '.join(PRESENTATIONS)}, {_found(value)}")
+    return value
+
+
+def links(value: Any) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        raise Invalid(f"expected a mapping such as 'arxiv: https://…', {_found(value)}")
+    out = []
+    for kind, url in value.items():
+        if kind not in LINK_KINDS:
+            raise Invalid(f"unknown link kind {kind!r}; expected one of {', '.join(LINK_KINDS)}")
+        if url is None or url == "":
+            continue
+        try:
+            out.append((kind, http_url(url)))
+        except Invalid as exc:
+            raise Invalid(f"{kind}: {exc}") from None
+    return tuple(sorted(out, key=lambda pair: LINK_KINDS.index(pair[0])))
+
+
+def flag(value: Any) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise Invalid(f"expected true or false, {_found(value)}")
+    return value
+
+
+def optional_date(value: Any) -> datetime.date | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return datetime.date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    raise Invalid(f"expected a date such as 2024-05-07, {_found(value)}")
+
+
+def extra(value: Any) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise Invalid(f"expected a mapping, {_found(value)}")
+    return value
+
+
+_BASE_URL = re.compile(r"^(https?://[^/\s?#]+)?/([^\s?#]*/)?$")
+
+
+def base_url(value: Any) -> str:
+    """'/' (default), a path such as '/catalog/', or an absolute http(s) URL; ends with '/'."""
+    if value is None or value == "":
+        return "/"
+    if not isinstance(value, str):
+        raise Invalid(f"expected a URL path such as '/catalog/', {_found(value)}")
+    value = value.strip()
+    if not value.endswith("/"):
+        value += "/"
+    if not _BASE_URL.match(value) or "/../" in value or "/./" in value or "//" in value.split("://", 1)[-1]:
+        raise Invalid(f"expected '/', a path such as '/catalog/' or an http(s) URL, {_found(value)}")
+    return value
+
+
+def language(value: Any) -> str:
+    value = text(value) if value is not None else "en"
+    if not re.fullmatch(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*", value):
+        raise Invalid(f"expected a language tag such as 'en' or 'en-GB', {_found(value)}")
+    return value
+
+
+SITE_FIELDS = (
+    Field("title", text, required=True, doc="The site's name, shown in every page header."),
+    Field("description", optional_text, default="", doc="One or two sentences for the home page and meta tags."),
+    Field("base_url", base_url, default="/", doc="Where the site lives: '/', '/catalog/' or 'https://host/path/'."),
+    Field("language", language, default="en", doc="Language tag for <html lang>."),
+    Field("owner", optional_text, default="", doc="Who curates the catalog (footer)."),
+)
+
+VENUE_FIELDS = (
+    Field("name", text, required=True, doc="Short name, e.g. 'ICLR 2024'."),
+    Field("full_name", text, required=True, doc="Full name, used in citations."),
+    Field("year", year, required=True, doc="Year of the venue."),
+    Field("url", optional_http_url, doc="The venue's web site."),
+    Field("location", optional_text, default=None, doc="Where it took place."),
+    Field("dates", optional_text, default=None, doc="When it took place, as text."),
+)
+
+PAPER_FIELDS = (
+    Field("title", text, required=True, doc="Title as published; may contain $math$."),
+    Field("authors", name_list, default=(), doc="Author names in order; empty when unknown."),
+    Field("venue", slug, required=True, doc="Id of a venue in content/venues/."),
+    Field("tags", slug_list, default=(), doc="Ids of tags in content/tags.toml."),
+    Field("presentation", presentation, doc="oral, spotlight or poster."),
+    Field("links", links, default=(), doc="Mapping of link kind to http(s) URL."),
+    Field("provisional", flag, default=False, doc="True when title and authors are not known."),
+    Field("added", optional_date, doc="When the paper joined the catalog (YYYY-MM-DD); orders 'recently added'."),
+    Field("extra", extra, default={}, doc="Free-form data for custom templates; not validated."),
+)
+
+
+def check_fields(
+    data: Mapping[str, Any],
+    fields: tuple[Field, ...],
+    *,
+    file: str,
+    line_of: Callable[[str], int | None],
+    problems: Problems,
+    prefix: str = "",
+) -> tuple[dict[str, Any], bool]:
+    """Apply a schema; return the values that passed, and whether every field did."""
+    known = {f.name for f in fields}
+    clean: dict[str, Any] = {}
+    ok = True
+    for key in data:
+        if key not in known:
+            problems.add(file, f"unknown field; expected one of {', '.join(sorted(known))}",
+                         line=line_of(key), field=prefix + key)
+            ok = False
+    for f in fields:
+        if f.name not in data or data[f.name] is None:
+            if f.required:
+                problems.add(file, "required field is missing", line=line_of(f.name), field=prefix + f.name)
+                ok = False
+                continue
+            clean[f.name] = f.check(None) if f.default is None else f.default
+            continue
+        try:
+            clean[f.name] = f.check(data[f.name])
+        except Invalid as exc:
+            problems.add(file, str(exc), line=line_of(f.name), field=prefix + f.name)
+            ok = False
+    return clean, ok

@@ -1,0 +1,129 @@
+"""``build --serve``: preview on 127.0.0.1 with live reload.
+
+Sources (content, templates, static) are polled by our own watcher, and a burst of
+saves is debounced into one rebuild, run off the server's event loop so the last good
+site keeps being served meanwhile. A failed rebuild prints the error and changes
+nothing. livereload only watches the marker file that every successful build
+rewrites, so browsers reload exactly once per successful build.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import click
+
+from .build import MARKER, PROJECT_ROOT, BuildOptions, build
+from .errors import ContentError
+from .writer import OutputError
+
+POLL_SECONDS = 0.3
+QUIET_SECONDS = 0.4  # wait until changes stop for this long before rebuilding
+
+
+def snapshot(roots: list[Path]) -> dict[str, tuple[int, int]]:
+    """(mtime, size) of every file below ``roots``; a change of either means 'edited'."""
+    state: dict[str, tuple[int, int]] = {}
+    for root in roots:
+        stack = [str(root)]
+        while stack:
+            folder = stack.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                    else:
+                        st = entry.stat()
+                        state[entry.path] = (st.st_mtime_ns, st.st_size)
+                except OSError:
+                    continue
+    return state
+
+
+class Rebuilder:
+    """Debounced rebuilds: at most one at a time, one more queued if changes arrive meanwhile."""
+
+    def __init__(self, options: BuildOptions, roots: list[Path], quiet: bool):
+        self.options = options
+        self.roots = roots
+        self.quiet = quiet
+        self.state = snapshot(roots)
+        self.last_change = 0.0
+        self.pending = False
+        self.running = False
+        self.lock = threading.Lock()
+        self.executor = ThreadPoolExecutor(max_workers=1)
+
+    def poll(self) -> None:
+        new = snapshot(self.roots)
+        if new != self.state:
+            changed = sorted(set(new.items()) ^ set(self.state.items()))
+            self.state = new
+            self.last_change = time.monotonic()
+            self.pending = True
+            if not self.quiet and changed:
+                click.echo(f"Changed: {os.path.relpath(changed[0][0])}"
+                           + (f" and {len(changed) - 1} more" if len(changed) > 1 else ""))
+        if self.pending and not self.running and time.monotonic() - self.last_change >= QUIET_SECONDS:
+            self.pending = False
+            self.running = True
+            self.executor.submit(self._rebuild)
+
+    def _rebuild(self) -> None:
+        try:
+            run_build(self.options, self.quiet)
+        finally:
+            self.running = False
+
+
+def run_build(options: BuildOptions, quiet: bool) -> bool:
+    try:
+        report = build(options)
+    except (ContentError, OutputError) as exc:
+        click.echo(click.style("Build failed; still serving the last good site.\n", fg="red") + str(exc), err=True)
+        return False
+    except Exception as exc:  # a template bug while editing templates must not stop the server
+        click.echo(click.style("Build failed (unexpected error); still serving the last good site: ", fg="red")
+                   + f"{type(exc).__name__}: {exc}", err=True)
+        return False
+    if not quiet:
+        click.echo(report.summary())
+    return True
+
+
+def serve(options: BuildOptions, *, port: int, quiet: bool = False) -> None:
+    from livereload import Server
+    from tornado import ioloop
+
+    ok = run_build(options, quiet)
+    output = Path(options.output).resolve()
+    if not ok and not (output / MARKER).exists():
+        sys.exit(1)
+
+    roots = [Path(options.content), options.templates or PROJECT_ROOT / "templates",
+             options.static or PROJECT_ROOT / "static"]
+    rebuilder = Rebuilder(options, [r for r in roots if Path(r).exists()], quiet)
+
+    server = Server()
+    # Reload browsers when a build succeeds (it writes a new marker file); sources are ours to watch.
+    server.watch(str(output / MARKER))
+    ioloop.PeriodicCallback(rebuilder.poll, POLL_SECONDS * 1000).start()
+    click.echo(f"Serving {output} on http://127.0.0.1:{port}/ (Ctrl-C to stop)")
+    try:
+        server.serve(host="127.0.0.1", port=port, root=str(output), restart_delay=0)
+    except OSError as exc:
+        click.echo(f"Error: cannot serve on port {port}: {exc.strerror}", err=True)
+        sys.exit(1)
+    finally:
+        rebuilder.executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,170 @@
+"""Integration: build the committed catalog and check what a reader would get."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from lunr.index import Index
+
+from generator.build import BuildOptions, build
+
+from .conftest import REPO, SEEDS
+from .sitecheck import broken_links, page_text, parse_page
+
+CONTENT = REPO / "content"
+
+
+def front_matter(path: Path) -> dict:
+    return yaml.safe_load(path.read_text(encoding="utf-8").split("---\n")[1])
+
+
+PAPERS = {p.stem: front_matter(p) for p in sorted((CONTENT / "papers").glob("*.md"))}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("build") / "site"
+    build(BuildOptions(content=CONTENT, output=out))
+    return out
+
+
+@pytest.fixture(scope="module")
+def subpath_site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("build-sub") / "site"
+    build(BuildOptions(content=CONTENT, output=out, base_url="/catalog/"))
+    return out
+
+
+def listed_papers(page: Path, base: str = "/") -> set[str]:
+    """Slugs of the papers a list page links to from its paper list items."""
+    html = page.read_text(encoding="utf-8")
+    items = re.findall(r'<h3 class="paper-item-title"><a href="' + re.escape(base) + r'papers/([a-z0-9-]+)/"', html)
+    return set(items)
+
+
+def test_committed_catalog_has_the_seed_papers():
+    assert len(PAPERS) == 76
+    assert sum(1 for fm in PAPERS.values() if fm.get("provisional")) == 3
+    assert sum(1 for fm in PAPERS.values() if fm.get("authors")) == 73
+    assert sorted(p.stem for p in (CONTENT / "venues").glob("*.md")) == ["iclr-2024", "icml-2024"]
+
+
+def test_page_counts(site):
+    assert len(list((site / "papers").glob("*/index.html"))) == 76
+    assert len(list((site / "venues").glob("*/index.html"))) == 2
+    assert len(list((site / "tags").glob("*/index.html"))) >= 8
+    authors = {a for fm in PAPERS.values() for a in fm.get("authors") or []}
+    assert len(list((site / "authors").glob("*/index.html"))) == len(authors)
+    for page in ("index.html", "venues/index.html", "tags/index.html", "authors/index.html",
+                 "papers/index.html", "search/index.html", "404.html"):
+        assert (site / page).is_file(), page
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="shared seeds not available")
+def test_every_seed_abstract_is_on_its_paper_page(site):
+    bodies = {slug: (CONTENT / "papers" / f"{slug}.md").read_text(encoding="utf-8").split("---\n", 2)[2].strip()
+              for slug in PAPERS}
+    by_body = {body: slug for slug, body in bodies.items()}
+    seen = 0
+    for seed in sorted(SEEDS.glob("*.txt")):
+        paragraphs = [p.strip() for p in seed.read_text(encoding="utf-8").split("\n\n")[1:] if p.strip()]
+        for abstract in paragraphs:
+            slug = by_body.get(abstract)
+            assert slug, f"no paper file holds the abstract starting {abstract[:60]!r}"
+            text = page_text(site / "papers" / slug / "index.html")
+            # The words of the abstract outside math and markup are all on the page.
+            words = re.findall(r"(?<![\\$\w])[A-Za-z]{4,}(?![\w}])", re.sub(r"\$[^$]*\$|\\\w+\{[^}]*\}|\(http[^)]*\)", " ", abstract))
+            missing = [w for w in words if w not in text]
+            assert not missing, f"{slug}: {missing[:5]}"
+            seen += 1
+    assert seen == 76
+
+
+def test_paper_page_shows_its_fields(site):
+    fm = PAPERS["lets-verify-step-by-step"]
+    page = site / "papers" / "lets-verify-step-by-step" / "index.html"
+    text = page_text(page)
+    assert fm["title"] in text
+    for author in fm["authors"]:
+        assert author in text
+    anchors = [href for href, _ in parse_page(page).anchors]
+    for url in fm["links"].values():
+        assert url in anchors
+    assert "ICLR 2024" in text
+
+
+def test_provisional_papers_say_so(site):
+    for slug, fm in PAPERS.items():
+        text = page_text(site / "papers" / slug / "index.html")
+        assert ("Provisional entry" in text) == bool(fm.get("provisional")), slug
+
+
+def test_math_becomes_mathml(site):
+    html = (site / "papers" / "statistically-optimal-k-means-clustering-via-nonnegative-low-rank-semidefinite"
+            / "index.html").read_text(encoding="utf-8")
+    assert "<math" in html
+    assert "$K$" not in html
+
+
+@pytest.mark.parametrize("kind", ["venues", "tags"])
+def test_each_venue_and_tag_page_lists_exactly_its_papers(site, kind):
+    key = "venue" if kind == "venues" else "tags"
+    ids = {p.name for p in (site / kind).iterdir() if p.is_dir()}
+    assert ids
+    for id_ in ids:
+        expected = {slug for slug, fm in PAPERS.items()
+                    if (fm[key] == id_ if key == "venue" else id_ in (fm.get("tags") or []))}
+        assert listed_papers(site / kind / id_ / "index.html") == expected, id_
+
+
+def test_each_author_page_lists_exactly_their_papers(site):
+    from generator.derive import author_key
+
+    expected: dict[str, set[str]] = {}
+    for slug, fm in PAPERS.items():
+        for name in fm.get("authors") or []:
+            expected.setdefault(author_key(name), set()).add(slug)
+    for author_slug, slugs in expected.items():
+        assert listed_papers(site / "authors" / author_slug / "index.html") == slugs, author_slug
+
+
+def test_no_broken_internal_links_at_root(site):
+    assert broken_links(site, "/") == []
+
+
+def test_no_broken_internal_links_under_a_subpath(subpath_site):
+    assert broken_links(subpath_site, "/catalog/") == []
+    html = (subpath_site / "index.html").read_text(encoding="utf-8")
+    assert 'href="/catalog/static/css/site.css"' in html
+    assert not re.search(r'(href|src|action)="/(?!catalog/)', html)
+
+
+def test_search_index_loads_in_lunr_py_and_finds_distinctive_words(site):
+    index = Index.load(json.loads((site / "search" / "index.json").read_text(encoding="utf-8")))
+    docs = json.loads((site / "search" / "docs.json").read_text(encoding="utf-8"))
+    assert set(docs) == set(PAPERS)
+    cases = {
+        "metagenomic binning": "encoding-unitig-level-assembly-graphs-with-heterophilous-constraints-for",
+        "watermark": "an-unforgeable-publicly-verifiable-watermark-for-large-language-models",
+        "tactile": "difftactile-a-physics-based-differentiable-tactile-simulator-for-contact-rich",
+        "Schulman": "lets-verify-step-by-step",
+    }
+    for query, slug in cases.items():
+        refs = [r["ref"] for r in index.search(query)]
+        assert refs and refs[0] == slug, (query, refs[:3])
+
+
+def test_lunr_js_is_copied_into_the_site(site):
+    js = (site / "static" / "vendor" / "lunr.min.js").read_text(encoding="utf-8")
+    assert "2.3.9" in js
+
+
+def test_no_page_loads_anything_from_another_host(site):
+    for html in site.rglob("*.html"):
+        for tag, attr, url in parse_page(html).links:
+            if tag in ("script", "link", "img", "iframe", "source") and attr in ("src", "href"):
+                assert not re.match(r"(https?:)?//", url), f"{html}: {url}"

@@ -1,0 +1,53 @@
+"""Atomic output: the old site survives any failure, and no temporary folder is left behind."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.writer import OutputError, atomic_output
+
+
+def leftovers(parent):
+    return sorted(p.name for p in parent.iterdir() if p.name.startswith("."))
+
+
+def test_success_replaces_the_whole_folder(tmp_path):
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "stale.html").write_text("old")
+    with atomic_output(out) as w:
+        w.write_text("index.html", "new")
+        w.write_text("papers/a/index.html", "paper")
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        "index.html", "papers/a/index.html"]
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("error", [RuntimeError("boom"), KeyboardInterrupt()])
+def test_failure_keeps_the_previous_site_byte_for_byte(tmp_path, error):
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "index.html").write_bytes(b"previous \xe2\x9c\x93")
+    with pytest.raises(type(error)):
+        with atomic_output(out) as w:
+            w.write_text("index.html", "half")
+            raise error
+    assert (out / "index.html").read_bytes() == b"previous \xe2\x9c\x93"
+    assert [p.name for p in out.iterdir()] == ["index.html"]
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("bad", ["../escape.html", "/etc/passwd", "a/../../b", ""])
+def test_paths_cannot_leave_the_output(tmp_path, bad):
+    with pytest.raises(OutputError):
+        with atomic_output(tmp_path / "site") as w:
+            w.write_text(bad, "x")
+    assert not (tmp_path / "escape.html").exists()
+    assert not (tmp_path / "site").exists()
+
+
+def test_the_same_path_cannot_be_written_twice(tmp_path):
+    with pytest.raises(OutputError, match="same output file: tags/x/index.html"):
+        with atomic_output(tmp_path / "site") as w:
+            w.write_text("tags/x/index.html", "one")
+            w.write_text("tags/x/index.html", "two")
