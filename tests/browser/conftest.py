@@ -1,0 +1,104 @@
+"""Browser fixtures: the committed catalog built once, served on loopback, driven by Chromium.
+
+Playwright's Python API drives Debian's Chromium (``/usr/bin/chromium``); no browser is
+downloaded. Set PAPERSHELF_CHROMIUM to use another binary. Without a Chromium the
+browser tests fail under CI (CI must install it) and are skipped elsewhere.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from generator.build import BuildOptions, build
+
+from ..conftest import REPO
+
+CHROMIUM = os.environ.get("PAPERSHELF_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--no-first-run", "--disable-sync", "--disable-quic",
+]
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep test output clean
+        pass
+
+
+class StaticServer:
+    """Serves ``root`` on 127.0.0.1; ``url(path)`` gives the absolute URL of a path."""
+
+    def __init__(self, root: Path):
+        handler = functools.partial(QuietHandler, directory=str(root))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def url(self, path: str = "/") -> str:
+        return self.base + path
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def build_site(out: Path, base_url: str = "/", content: Path = REPO / "content") -> Path:
+    build(BuildOptions(content=content, output=out, base_url=base_url))
+    return out
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory) -> Path:
+    return build_site(tmp_path_factory.mktemp("browser-site") / "site")
+
+
+@pytest.fixture(scope="session")
+def server(site_dir) -> Iterator[StaticServer]:
+    srv = StaticServer(site_dir)
+    yield srv
+    srv.close()
+
+
+@pytest.fixture(scope="session")
+def subpath_server(tmp_path_factory) -> Iterator[StaticServer]:
+    """The same catalog built for, and served under, /catalog/."""
+    root = tmp_path_factory.mktemp("subpath-root")
+    build_site(root / "catalog", base_url="/catalog/")
+    srv = StaticServer(root)
+    yield srv
+    srv.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"Chromium not found at {CHROMIUM}; .ci/run must install it")
+        pytest.skip("Chromium not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.js_errors = errors  # type: ignore[attr-defined]
+    yield pg
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
