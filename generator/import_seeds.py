@@ -11,7 +11,9 @@ Seed file (see ``/work/shared/seeds/README.md``)::
 UTF-8 with or without BOM, LF or CRLF, whitespace-only separator lines and a missing
 final newline are accepted; a paragraph wrapped over several lines is joined with
 spaces. Refused (``ContentError`` naming the file, and nothing written): an empty file,
-a file that is not UTF-8 text, a file without a venue header, a file with no abstracts.
+a file that is not UTF-8 text (or holds NUL characters or Unicode noncharacters), a file
+without a venue header, a file with no abstracts, an abstract too long for a paper file
+(``loader.MAX_FILE_BYTES``), and anything that is not a regular file (a folder, a pipe).
 
 Metadata: ``<metadata_dir>/<seed stem>.json`` (default: ``metadata/`` beside each seed
 file), a JSON array of records ``{seed, index, first_words, title, authors, venue,
@@ -31,16 +33,18 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import tempfile
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
-from urllib.parse import urlsplit
 
 from . import frontmatter
 from .errors import ContentError, Problems
+from .loader import MAX_FILE_BYTES
 from .model import LINK_KINDS, PRESENTATIONS, Tag
+from .schema import describe_char, find_forbidden_in_file, is_http_url
 from .slugs import MAX_LENGTH, slugify
 from .taxonomy import read_taxonomy, suggest_tags
 
@@ -171,15 +175,46 @@ class SeedFile:
     abstracts: tuple[tuple[int, int, str], ...]  # (index, line, text)
 
 
+MAX_INPUT_BYTES = 50_000_000  # a seed or metadata file; the real ones are about 100 kB
+
+
+class _Unreadable(Exception):
+    """Why a file cannot be read: the message completes "<file>: ..."."""
+
+
+def _read_limited(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (never blocks on a pipe or device)."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise _Unreadable(f"cannot read the file: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise _Unreadable("is a folder, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise _Unreadable("is not a regular file (a device, pipe or socket)")
+    if info.st_size > limit:
+        raise _Unreadable(f"is too large ({info.st_size:,} bytes; at most {limit:,})")
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError as exc:
+        raise _Unreadable(f"cannot read the file: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise _Unreadable(f"is too large (at most {limit:,} bytes)")
+    return raw
+
+
 def _read_seed(path: Path, problems: Problems) -> SeedFile | None:
     label = str(path)
     try:
-        raw = path.read_bytes()
+        raw = _read_limited(path)
     except FileNotFoundError:
         problems.add(label, "seed file not found")
         return None
-    except OSError as exc:
-        problems.add(label, f"cannot read the seed file: {exc.strerror or exc}")
+    except _Unreadable as exc:
+        problems.add(label, str(exc))
         return None
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
@@ -202,6 +237,11 @@ def parse_seed(text: str, label: str, path: Path, problems: Problems) -> SeedFil
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
         problems.add(label, "contains NUL characters; is it a text file?", line=line)
+        return None
+    bad = find_forbidden_in_file(text)
+    if bad:  # a noncharacter or lone surrogate: the site build would refuse the paper file
+        line = text.count("\n", 0, bad.start()) + 1
+        problems.add(label, f"contains {describe_char(bad.group())}; remove it", line=line)
         return None
     lines = text.split("\n")
     first = next(i for i, line in enumerate(lines) if line.strip())
@@ -291,10 +331,16 @@ def _read_metadata(
         warnings.append(f"{seed.label}: no metadata file {label}; its papers are provisional (no title or authors)")
         return {}
     try:
-        raw = path.read_bytes()
+        raw = _read_limited(path)
         data = json.loads(raw.decode("utf-8-sig"))
+    except _Unreadable as exc:
+        problems.add(label, str(exc))
+        return {}
     except OSError as exc:
         problems.add(label, f"cannot read the metadata file: {exc.strerror or exc}")
+        return {}
+    except RecursionError:
+        problems.add(label, "invalid JSON: nested too deeply")
         return {}
     except UnicodeDecodeError:
         problems.add(label, "not UTF-8 text; save the metadata file as UTF-8")
@@ -399,14 +445,8 @@ def _facts(record: dict[str, Any], where: str, seed: SeedFile, warnings: list[st
 
 
 def _is_http_url(value: Any) -> bool:
-    if not isinstance(value, str):
-        return False
-    value = value.strip()
-    try:
-        parts = urlsplit(value)
-    except ValueError:
-        return False
-    return parts.scheme.lower() in ("http", "https") and bool(parts.netloc) and not re.search(r"\s", value)
+    """The site build's rule (``schema.http_url``), so an imported link never fails the build."""
+    return isinstance(value, str) and is_http_url(value)
 
 
 def _clean_line(text: str) -> str:
@@ -614,8 +654,14 @@ def import_seeds(
                 links=fact.links if fact else (),
                 provisional=provisional,
             )
-            planned.append(_PlannedPaper(slug, shown_title, tags, provisional, seed.label, index,
-                                         text.encode("utf-8"), key))
+            encoded = text.encode("utf-8")
+            if len(encoded) > MAX_FILE_BYTES:
+                problems.add(seed.label, f"abstract #{index} is too long ({len(encoded):,} bytes as a paper "
+                                         f"file); the site build reads paper files of at most "
+                                         f"{MAX_FILE_BYTES:,} bytes", line=line)
+            planned.append(_PlannedPaper(slug, shown_title, tags, provisional, seed.label, index, encoded, key))
+
+    problems.raise_if_any()
 
     # 3. Compare with what is on disk; refuse targets that cannot be written.
     existing_by_abstract = _existing_abstracts(papers_dir)
@@ -666,7 +712,10 @@ def _status(target: Path, content: bytes, force: bool, problems: Problems) -> st
         problems.add(str(target), "is a folder; cannot write the paper there")
         return KEPT_EDITED
     try:
-        current = target.read_bytes()
+        current = _read_limited(target, MAX_FILE_BYTES)
+    except _Unreadable as exc:
+        problems.add(str(target), f"cannot replace the existing file: it {exc}")
+        return KEPT_EDITED
     except OSError as exc:
         problems.add(str(target), f"cannot read the existing file: {exc.strerror or exc}")
         return KEPT_EDITED
@@ -684,8 +733,8 @@ def _existing_abstracts(papers_dir: Path) -> dict[str, str]:
         if path.name.startswith("."):
             continue
         try:
-            fm = frontmatter.parse(path.read_text(encoding="utf-8"), path.name)
-        except (OSError, UnicodeDecodeError, frontmatter.FrontMatterError):
+            fm = frontmatter.parse(_read_limited(path, MAX_FILE_BYTES).decode("utf-8"), path.name)
+        except (OSError, _Unreadable, UnicodeDecodeError, frontmatter.FrontMatterError):
             continue
         key = _abstract_key(fm.body)
         if key:

@@ -8,6 +8,7 @@ problem (file, line, field) instead of stopping at the first.
 from __future__ import annotations
 
 import datetime
+import ipaddress
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
@@ -20,7 +21,20 @@ from .slugs import is_valid_slug
 
 
 class Invalid(ValueError):
-    """A value that does not fit its field; the message says what was expected."""
+    """A value that does not fit its field; the message says what was expected.
+
+    A list or mapping with several bad items raises one ``Invalid`` whose ``messages``
+    holds one message per item ("item 2: ...", "code: ..."), each reported on its own.
+    """
+
+    def __init__(self, message: str, messages: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.messages = messages or (message,)
+
+
+def _raise_all(messages: list[str]) -> None:
+    if messages:
+        raise Invalid("; ".join(messages), tuple(messages))
 
 
 @dataclass(frozen=True)
@@ -39,15 +53,45 @@ def _found(value: Any) -> str:
     return f"found {shown}"
 
 
+# Code points that have no place in text: NUL and other control characters (tab and
+# line breaks aside), lone surrogates, and the Unicode noncharacters, which HTML forbids.
+_NONCHARACTERS = "\ufdd0-\ufdef" + "".join(
+    f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(17))
+FORBIDDEN_IN_FILES = re.compile(f"[\x00\ud800-\udfff{_NONCHARACTERS}]")
+FORBIDDEN_IN_TEXT = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff{_NONCHARACTERS}]")
+
+
+def find_forbidden_in_file(text: str) -> re.Match[str] | None:
+    """The first NUL, lone surrogate or noncharacter in a file's text (fast when there is none)."""
+    if not text or ("\x00" not in text and max(text) < "\ud800"):
+        return None
+    return FORBIDDEN_IN_FILES.search(text)
+
+
+def describe_char(char: str) -> str:
+    """'U+0007 (a control character)' and the like, for error messages."""
+    code = ord(char)
+    if code == 0:
+        kind = "a NUL character"
+    elif code < 0x20 or 0x7F <= code <= 0x9F:
+        kind = "a control character"
+    elif 0xD800 <= code <= 0xDFFF:
+        kind = "a lone surrogate"
+    else:
+        kind = "a Unicode noncharacter"
+    return f"U+{code:04X} ({kind})"
+
+
 def text(value: Any) -> str:
     if not isinstance(value, str):
-        hint = " (put it in quotes)" if isinstance(value, (int, float, bool)) else ""
+        hint = " (put it in quotes)" if isinstance(value, (int, float, bool, datetime.date)) else ""
         raise Invalid(f"expected text, {_found(value)}{hint}")
     value = value.strip()
     if not value:
         raise Invalid("expected text, found an empty value")
-    if "\x00" in value:
-        raise Invalid("text must not contain NUL characters")
+    bad = FORBIDDEN_IN_TEXT.search(value)
+    if bad:
+        raise Invalid(f"text must not contain {describe_char(bad.group())}")
     return value
 
 
@@ -67,15 +111,44 @@ def year(value: Any) -> int:
     return value
 
 
-_URL_SPACE = re.compile(r"\s")
+# Characters that are never valid in a URL as written in HTML (RFC 3986 and the URL
+# standard): whitespace, controls, quotes, angle brackets, braces and the like.
+_URL_BAD_CHAR = re.compile(r"[\x00-\x20\x7f-\x9f\"<>\\^`{|}]")
+_HOST = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.?$")
+_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def _valid_host(host: str | None) -> bool:
+    if not host:
+        return False
+    if ":" in host:  # IPv6, written in brackets
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return False
+        return True
+    return bool(_HOST.match(host))
 
 
 def http_url(value: Any) -> str:
+    """An absolute http(s) URL that is safe and valid in an ``href``."""
     if not isinstance(value, str):
         raise Invalid(f"expected an http(s) URL, {_found(value)}")
     value = value.strip()
-    parts = urlsplit(value)
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc or _URL_SPACE.search(value):
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in range
+    except ValueError:
+        raise Invalid(f"expected an http(s) URL, {_found(value)}") from None
+    scheme = parts.scheme.lower()
+    if (
+        scheme not in ("http", "https")
+        or not value.lower().startswith(scheme + "://")
+        or not _valid_host(parts.hostname)
+        or _URL_BAD_CHAR.search(value)
+        or _PERCENT.search(value)
+        or FORBIDDEN_IN_TEXT.search(value)
+    ):
         raise Invalid(f"expected an http(s) URL, {_found(value)}")
     return value
 
@@ -98,16 +171,21 @@ def name_list(value: Any) -> tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
-        raise Invalid(f"expected a list of names, {_found(value)}")
+        hint = ' (write authors: ["First Author", "Second Author"])' if isinstance(value, str) else ""
+        raise Invalid(f"expected a list of names, {_found(value)}{hint}")
     names: list[str] = []
+    bad: list[str] = []
     for i, item in enumerate(value, 1):
         try:
             name = text(item)
         except Invalid as exc:
-            raise Invalid(f"item {i}: {exc}") from None
+            bad.append(f"item {i}: {exc}")
+            continue
         if name in names:
-            raise Invalid(f"item {i}: {name!r} is listed twice")
-        names.append(name)
+            bad.append(f"item {i}: {name!r} is listed twice")
+        else:
+            names.append(name)
+    _raise_all(bad)
     return tuple(names)
 
 
@@ -115,13 +193,16 @@ def slug_list(value: Any) -> tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
-        raise Invalid(f"expected a list of ids, {_found(value)}")
+        hint = f" (write tags: [{value.strip()}])" if isinstance(value, str) and is_valid_slug(value.strip()) else ""
+        raise Invalid(f"expected a list of ids, {_found(value)}{hint}")
     ids: list[str] = []
+    bad: list[str] = []
     for i, item in enumerate(value, 1):
         if not isinstance(item, str) or not is_valid_slug(item):
-            raise Invalid(f"item {i}: expected an id like 'graph-learning', {_found(item)}")
-        if item not in ids:
+            bad.append(f"item {i}: expected an id like 'graph-learning', {_found(item)}")
+        elif item not in ids:
             ids.append(item)
+    _raise_all(bad)
     return tuple(ids)
 
 
@@ -145,15 +226,18 @@ def links(value: Any) -> tuple[tuple[str, str], ...]:
     if not isinstance(value, dict):
         raise Invalid(f"expected a mapping such as 'arxiv: https://…', {_found(value)}")
     out = []
+    bad: list[str] = []
     for kind, url in value.items():
-        if kind not in LINK_KINDS:
-            raise Invalid(f"unknown link kind {kind!r}; expected one of {', '.join(LINK_KINDS)}")
+        if not isinstance(kind, str) or kind not in LINK_KINDS:
+            bad.append(f"unknown link kind {kind!r}; expected one of {', '.join(LINK_KINDS)}")
+            continue
         if url is None or url == "":
             continue
         try:
             out.append((kind, http_url(url)))
         except Invalid as exc:
-            raise Invalid(f"{kind}: {exc}") from None
+            bad.append(f"{kind}: {exc}")
+    _raise_all(bad)
     return tuple(sorted(out, key=lambda pair: LINK_KINDS.index(pair[0])))
 
 
@@ -188,20 +272,36 @@ def extra(value: Any) -> Mapping[str, Any]:
     return value
 
 
-_BASE_URL = re.compile(r"^(https?://[^/\s?#]+)?/([^\s?#]*/)?$")
+_BASE_URL = re.compile(
+    r"^(?:https?://(?P<host>[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?)?"
+    r"/(?:[A-Za-z0-9._~!$&'()*+,;=:@%-]+/)*$"
+)
 
 
 def base_url(value: Any) -> str:
-    """'/' (default), a path such as '/catalog/', or an absolute http(s) URL; ends with '/'."""
+    """'/' (default), a path such as '/catalog/', or an absolute http(s) URL; ends with '/'.
+
+    The path may hold only characters that are valid in a URL as written (no quotes,
+    spaces or angle brackets) and no '.' or '..' segments.
+    """
     if value is None or value == "":
         return "/"
     if not isinstance(value, str):
         raise Invalid(f"expected a URL path such as '/catalog/', {_found(value)}")
     value = value.strip()
+    given = value
     if not value.endswith("/"):
         value += "/"
-    if not _BASE_URL.match(value) or "/../" in value or "/./" in value or "//" in value.split("://", 1)[-1]:
-        raise Invalid(f"expected '/', a path such as '/catalog/' or an http(s) URL, {_found(value)}")
+    match = _BASE_URL.match(value)
+    path = value.split("://", 1)[1] if "://" in value else value
+    segments = path.split("/")[1:-1]
+    if (
+        not match
+        or any(seg in (".", "..") for seg in segments)
+        or _PERCENT.search(value)
+        or (match.group("host") is not None and not match.group("host").strip("."))
+    ):
+        raise Invalid(f"expected '/', a path such as '/catalog/' or an http(s) URL, {_found(given)}")
     return value
 
 
@@ -263,7 +363,8 @@ def check_fields(
     for f in fields:
         if f.name not in data or data[f.name] is None:
             if f.required:
-                problems.add(file, "required field is missing", line=line_of(f.name), field=prefix + f.name)
+                what = "required field is empty" if f.name in data else "required field is missing"
+                problems.add(file, what, line=line_of(f.name), field=prefix + f.name)
                 ok = False
                 continue
             clean[f.name] = f.check(None) if f.default is None else f.default
@@ -271,6 +372,7 @@ def check_fields(
         try:
             clean[f.name] = f.check(data[f.name])
         except Invalid as exc:
-            problems.add(file, str(exc), line=line_of(f.name), field=prefix + f.name)
+            for message in exc.messages:
+                problems.add(file, message, line=line_of(f.name), field=prefix + f.name)
             ok = False
     return clean, ok

@@ -87,14 +87,16 @@ class Rebuilder:
             self.running = False
 
 
-def run_build(options: BuildOptions, quiet: bool) -> bool:
+def run_build(options: BuildOptions, quiet: bool, *, serving: bool = True) -> bool:
+    """Build once; on failure print the error (``serving``: a previous site is still served)."""
+    still = "; still serving the last good site" if serving else ""
     try:
         report = build(options)
     except (ContentError, OutputError) as exc:
-        click.echo(click.style("Build failed; still serving the last good site.\n", fg="red") + str(exc), err=True)
+        click.echo(click.style(f"Build failed{still}.\n", fg="red") + str(exc), err=True)
         return False
     except Exception as exc:  # a template bug while editing templates must not stop the server
-        click.echo(click.style("Build failed (unexpected error); still serving the last good site: ", fg="red")
+        click.echo(click.style(f"Build failed (unexpected error){still}: ", fg="red")
                    + f"{type(exc).__name__}: {exc}", err=True)
         return False
     if not quiet:
@@ -106,10 +108,11 @@ def serve(options: BuildOptions, *, port: int, quiet: bool = False) -> None:
     from livereload import Server
     from tornado import ioloop
 
-    ok = run_build(options, quiet)
     output = Path(options.output).resolve()
-    if not ok and not (output / MARKER).exists():
-        sys.exit(1)
+    had_site = (output / MARKER).is_file()
+    ok = run_build(options, quiet, serving=had_site)
+    if not ok and not had_site:
+        sys.exit(1)  # nothing to serve: the error is printed above
 
     roots = [Path(options.content), options.templates or PROJECT_ROOT / "templates",
              options.static or PROJECT_ROOT / "static"]

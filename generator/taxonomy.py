@@ -38,7 +38,8 @@ When phrases overlap in a text, the longest match wins, across all tags: with
 
 Score of a tag = ``TITLE_WEIGHT`` per distinct phrase found in the title + for each
 distinct phrase found in the abstract, its number of occurrences capped at
-``ABSTRACT_CAP``. A tag qualifies when one of its phrases is in the title (titles are
+``ABSTRACT_CAP`` (only the first ``MAX_MATCH_CHARS`` characters of a title or abstract are
+searched, which bounds the time a huge pasted text takes). A tag qualifies when one of its phrases is in the title (titles are
 chosen words), or else when its score is at least ``MIN_ABSTRACT_SCORE`` (one passing
 mention in an abstract is not enough) and at least ``RELATIVE_CUTOFF`` times the best
 tag's score. The result is in **score order** (best first; ties in taxonomy order), at
@@ -48,8 +49,10 @@ is returned.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
+import stat
 import tomllib
 import unicodedata
 from dataclasses import dataclass
@@ -59,10 +62,12 @@ from typing import Any, Iterable, Mapping
 from .errors import Problems
 from .frontmatter import type_name
 from .model import Tag
+from .schema import FORBIDDEN_IN_TEXT, describe_char
 from .slugs import is_valid_slug
 
 TITLE_WEIGHT = 3
 ABSTRACT_CAP = 3
+MAX_MATCH_CHARS = 20_000  # phrases are looked for in this much of a text (abstracts are ~2,000)
 MIN_ABSTRACT_SCORE = 3
 RELATIVE_CUTOFF = 0.3
 DEFAULT_FALLBACK_ID = "machine-learning"
@@ -83,6 +88,9 @@ class Taxonomy(dict):
 # --------------------------------------------------------------------------- reading
 
 
+MAX_TAXONOMY_BYTES = 1_000_000
+
+
 def read_taxonomy(path: Path, file_label: str = "tags.toml") -> Taxonomy:
     """Read and validate ``tags.toml``; raise ``ContentError`` listing every problem.
 
@@ -91,21 +99,33 @@ def read_taxonomy(path: Path, file_label: str = "tags.toml") -> Taxonomy:
     problems = Problems()
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            problems.add(file_label, "is a folder, not a file")
+        elif not stat.S_ISREG(info.st_mode):
+            problems.add(file_label, "is not a regular file (a device, pipe or socket)")
+        elif info.st_size > MAX_TAXONOMY_BYTES:
+            problems.add(file_label, f"is too large ({info.st_size:,} bytes); the limit is {MAX_TAXONOMY_BYTES:,}")
+        else:
+            with open(path, "rb") as handle:
+                raw = handle.read(MAX_TAXONOMY_BYTES + 1)
     except FileNotFoundError:
         problems.add(file_label, "file not found")
-        problems.raise_if_any()
-        raise AssertionError("unreachable")
     except OSError as exc:
         problems.add(file_label, f"cannot read the file: {exc.strerror or exc}")
-        problems.raise_if_any()
-        raise AssertionError("unreachable")
+    problems.raise_if_any()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         problems.add(file_label, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8", line=line)
         problems.raise_if_any()
+    return parse_taxonomy(text, file_label)
+
+
+def parse_taxonomy(text: str, file_label: str = "tags.toml") -> Taxonomy:
+    """Validate the text of ``tags.toml`` (see ``read_taxonomy``)."""
+    problems = Problems()
     text = text.removeprefix("\ufeff")
     try:
         data = tomllib.loads(text)
@@ -117,6 +137,9 @@ def read_taxonomy(path: Path, file_label: str = "tags.toml") -> Taxonomy:
         if match:
             reason += f" (column {match.group(2)})"
         problems.add(file_label, f"invalid TOML: {reason}", line=line)
+        problems.raise_if_any()
+    except RecursionError:
+        problems.add(file_label, "invalid TOML: nested too deeply")
         problems.raise_if_any()
 
     lines = _SectionLines(text)
@@ -163,6 +186,9 @@ def read_taxonomy(path: Path, file_label: str = "tags.toml") -> Taxonomy:
         elif not isinstance(name, str) or not name.strip():
             bad("name", f"expected non-empty text, found {_shown(name)}")
             ok = False
+        elif FORBIDDEN_IN_TEXT.search(name):
+            bad("name", f"text must not contain {describe_char(FORBIDDEN_IN_TEXT.search(name).group())}")
+            ok = False
 
         description = value.get("description")
         if "description" not in value:
@@ -170,6 +196,10 @@ def read_taxonomy(path: Path, file_label: str = "tags.toml") -> Taxonomy:
             ok = False
         elif not isinstance(description, str):
             bad("description", f"expected text, found {_shown(description)}")
+            ok = False
+        elif FORBIDDEN_IN_TEXT.search(description):
+            bad("description",
+                f"text must not contain {describe_char(FORBIDDEN_IN_TEXT.search(description).group())}")
             ok = False
 
         phrases: list[str] = []
@@ -335,12 +365,21 @@ def _phrase_hits(text: str, phrase_tags: Mapping[str, tuple[str, ...]]) -> dict[
     # Longest spans first; a span is dropped when it overlaps a kept (longer or, at equal
     # length, earlier) span. Phrases matching exactly the same span are all kept.
     found.sort(key=lambda f: (-(f[1] - f[0]), f[0], f[2]))
+    # The kept spans never overlap, so sorted by start only the neighbours of a new span
+    # can overlap it: O(n log n) instead of comparing with every kept span.
     kept: dict[tuple[int, int], list[str]] = {}
+    starts: list[int] = []
+    ends: list[int] = []
     for start, end, phrase in found:
         if (start, end) in kept:
             kept[(start, end)].append(phrase)
-        elif not any(start < k_end and k_start < end for k_start, k_end in kept):
-            kept[(start, end)] = [phrase]
+            continue
+        i = bisect.bisect_left(starts, start)
+        if (i > 0 and ends[i - 1] > start) or (i < len(starts) and starts[i] < end):
+            continue
+        starts.insert(i, start)
+        ends.insert(i, end)
+        kept[(start, end)] = [phrase]
     hits: dict[str, dict[str, int]] = {}
     for phrases in kept.values():
         credited: set[str] = set()
@@ -375,8 +414,8 @@ class TagScore:
 def score_tags(title: str, abstract: str, tags: Mapping[str, Tag]) -> dict[str, TagScore]:
     """Score of every tag with at least one phrase hit (see the module docstring)."""
     index = _phrase_index(tags)
-    title_hits = _phrase_hits(normalize_text(title), index)
-    abstract_hits = _phrase_hits(normalize_text(abstract), index)
+    title_hits = _phrase_hits(normalize_text(title[:MAX_MATCH_CHARS])[:MAX_MATCH_CHARS], index)
+    abstract_hits = _phrase_hits(normalize_text(abstract[:MAX_MATCH_CHARS])[:MAX_MATCH_CHARS], index)
     scores: dict[str, TagScore] = {}
     for tag_id in tags:
         in_title = len(title_hits.get(tag_id, {}))
