@@ -1,8 +1,9 @@
 """``build()``: the whole pipeline, top to bottom.
 
-read and validate content → catalog → derived data → search index → render → write
-atomically. Nothing is written until the content has been read and checked in full;
-the output folder is replaced only when every page was rendered.
+read and validate content → catalog → derived data → search index → citations and
+exports (BibTeX, RIS, feeds, sitemap, papers.json) → render → write atomically. Nothing
+is written until the content has been read and checked in full; the output folder is
+replaced only when every page was rendered.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ from pathlib import Path
 
 from jinja2 import TemplateError
 
+from .citations import CitationIndex
 from .derive import derive
+from .exports import build_exports
+from .exports import notes as export_notes
 from .loader import load_catalog
 from .pages import plan_pages
 from .render import make_environment, render_page, site_globals
@@ -40,6 +44,7 @@ class BuildReport:
     pages: int = 0
     bytes_written: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # worth telling the person building
 
     def summary(self) -> str:
         total = sum(self.seconds.values())
@@ -78,9 +83,13 @@ def build(options: BuildOptions) -> BuildReport:
     lap("derive")
     search = build_search(site)
     lap("search index")
+    citations = CitationIndex(site)
+    exports = build_exports(site, citations)
+    report.notes.extend(export_notes(citations))
+    lap("exports")
 
     env = make_environment(templates)
-    globals_ = site_globals(site)
+    globals_ = site_globals(site, citations)
     with atomic_output(options.output) as out:
         for page in plan_pages(site):
             try:
@@ -90,6 +99,8 @@ def build(options: BuildOptions) -> BuildReport:
             out.write_text(page.output_path, html)
             report.pages += 1
         for path, text in search.items():
+            out.write_text(path, text)
+        for path, text in exports.items():
             out.write_text(path, text)
         out.copy_tree(static, "static")
         out.copy_file(lunr_js, "static/vendor/lunr.min.js")

@@ -63,6 +63,8 @@ def build(content: Path, output: Path, base_url: str | None, serve: bool, port: 
         _fail(str(exc))
     if not quiet:
         click.echo(report.summary())
+        for note in report.notes:
+            click.echo(click.style("Note: ", bold=True) + note)
 
 
 @main.command()
@@ -96,6 +98,24 @@ def import_seeds_command(files: tuple[Path, ...], metadata: Path | None, content
 
     try:
         report = import_seeds(list(files), content, metadata, force=force)
+    except ContentError as exc:
+        _fail(str(exc))
+    click.echo(report.summary())
+
+
+@import_.command("bibtex")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--venue", default=None, metavar="ID",
+              help="Put every entry in this venue (an id from content/venues/); default: from each "
+                   "entry's booktitle or journal and year.")
+@CONTENT_OPTION
+@click.option("--force", is_flag=True, help="Overwrite paper files that were edited since the last import.")
+def import_bibtex_command(files: tuple[Path, ...], venue: str | None, content: Path, force: bool) -> None:
+    """Import papers from BibTeX files: one paper file per entry."""
+    from .import_bibtex import import_bibtex
+
+    try:
+        report = import_bibtex(list(files), content, venue=venue, force=force)
     except ContentError as exc:
         _fail(str(exc))
     click.echo(report.summary())

@@ -9,10 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
+from jinja2.runtime import Context
 
 from . import __version__
-from .derive import SiteData
+from .citations import Citation, CitationIndex
+from .derive import PaperView, SiteData
+from .exports import ExportLink, page_downloads, page_feeds
 from .model import LINK_LABELS
 from .pages import Page
 
@@ -26,11 +29,18 @@ def make_environment(templates_dir: Path) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["citation"] = citation_filter
+    env.filters["feeds"] = feeds_filter
+    env.filters["downloads"] = downloads_filter
     return env
 
 
-def site_globals(site: SiteData) -> dict[str, object]:
-    """Values every template can use; computed once per build."""
+def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict[str, object]:
+    """Values every template can use; computed once per build.
+
+    ``citations``: the build's citation index (BibTeX keys are assigned over the whole
+    catalog, so the exports and the pages must share one); made here when not given.
+    """
     config = site.catalog.site
     parts = urlsplit(config.base_url)
     base_path = parts.path or "/"
@@ -42,7 +52,37 @@ def site_globals(site: SiteData) -> dict[str, object]:
         "absolute_base": absolute,  # "https://host/path/" or None
         "link_labels": LINK_LABELS,
         "generator_version": __version__,
+        "citations": citations if citations is not None else CitationIndex(site),
     }
+
+
+# Filters for the scholarly metadata: templates stay free of logic, they only print
+# attributes of what these return.
+
+
+@pass_context
+def citation_filter(context: Context, paper: PaperView) -> Citation:
+    """``paper|citation``: BibTeX, RIS, COinS, meta tags and JSON-LD of a paper view."""
+    return _citations(context).for_paper(paper)
+
+
+@pass_context
+def feeds_filter(context: Context, page: Page) -> tuple[ExportLink, ...]:
+    """``page|feeds``: the Atom feeds a page links to with <link rel="alternate">."""
+    return page_feeds(page, _citations(context))
+
+
+@pass_context
+def downloads_filter(context: Context, page: Page) -> tuple[ExportLink, ...]:
+    """``page|downloads``: bulk BibTeX and Atom feed of a venue, tag or the whole catalog."""
+    return page_downloads(page, _citations(context))
+
+
+def _citations(context: Context) -> CitationIndex:
+    index = context.get("citations")
+    if not isinstance(index, CitationIndex):
+        raise TypeError("the citation filters need the 'citations' global (see site_globals)")
+    return index
 
 
 def render_page(env: Environment, page: Page, globals_: dict[str, object]) -> str:

@@ -106,8 +106,12 @@ def test_provisional_papers_say_so(site):
 def test_math_becomes_mathml(site):
     html = (site / "papers" / "statistically-optimal-k-means-clustering-via-nonnegative-low-rank-semidefinite"
             / "index.html").read_text(encoding="utf-8")
-    assert "<math" in html
-    assert "$K$" not in html
+    heading = re.search(r"<h1[^>]*>(.*?)</h1>", html, re.S).group(1)
+    assert "<math" in heading and "$K$" not in heading
+    abstract = html.split('id="abstract-heading"', 1)[1].split("</section>", 1)[0]
+    assert "<math" in abstract and "$K$" not in abstract
+    # The BibTeX on the page keeps the LaTeX source, protected in braces.
+    assert "{$K$}" in html or "$K$" in html.split("@inproceedings", 1)[-1]
 
 
 @pytest.mark.parametrize("kind", ["venues", "tags"])
