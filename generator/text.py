@@ -95,7 +95,11 @@ _TITLE_ENV_KEY = "papershelf_title"
 # ---------------------------------------------------------------------------------------
 
 _REPLACE_CHARS = re.compile(r"[\x00\ud800-\udfff]")
-_DROP_CHARS = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufeff\ufffe\uffff]")
+# Control characters (tab, newline and carriage return kept), the byte-order mark and the
+# Unicode noncharacters (U+FDD0-U+FDEF and the last two code points of every plane), which
+# HTML forbids.
+_NONCHARACTERS = "".join(chr(plane + 0xFFFE) + chr(plane + 0xFFFF) for plane in range(0, 0x110000, 0x10000))
+_DROP_CHARS = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufeff\ufdd0-\ufdef" + _NONCHARACTERS + "]")
 # LaTeX quotes ``like this'' (converted before Markdown sees the backticks).
 _LATEX_QUOTES = re.compile(r"``(?=[^\s`])([^`$\n]{0,500}?[^\s`])''")
 _LATEX_SINGLE_QUOTES = re.compile(r"(?<![`\w])`(?=\w)([^`'$\n]{0,200}?[^\s`'])'(?!\w)")
@@ -196,10 +200,14 @@ def _decode_charref(match: re.Match[str]) -> str:
     except ValueError:
         return "\ufffd"
     if code in (0x9, 0xA, 0xD) or 0x20 <= code < 0x7F or (
-        0xA0 <= code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF and code not in (0xFFFE, 0xFFFF)
+        0xA0 <= code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF and not _is_noncharacter(code)
     ):
         return chr(code)
     return "\ufffd"
+
+
+def _is_noncharacter(code: int) -> bool:
+    return 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE
 
 
 def _math_text(text: str | None) -> str:
@@ -306,15 +314,25 @@ def _render_math_block(self: Any, tokens: list[Token], idx: int, options: Any, e
     return f'<div class="math-block">{html}</div>\n'
 
 
+_NO_PAREN_CLOSE = "papershelf_no_math_close"  # key in StateInline.cache (which has int keys)
+
+
 def _math_paren_rule(state: StateInline, silent: bool) -> bool:
     """Inline math written as ``\\(...\\)``."""
     src, pos, maximum = state.src, state.pos, state.posMax
     if not src.startswith("\\(", pos):
         return False
+    # Where a search for "\\)" up to ``maximum`` failed, no later "\\(" needs to search again
+    # (without this, a text full of "\\(" and no "\\)" takes quadratic time). Link labels
+    # are parsed with a smaller ``posMax``, hence the key.
+    failed_key = (_NO_PAREN_CLOSE, maximum)
+    if pos + 2 >= state.cache.get(failed_key, maximum + 1):  # type: ignore[call-overload]
+        return False
     end = pos + 2
     while True:
         end = src.find("\\)", end, maximum)
         if end < 0:
+            state.cache[failed_key] = pos + 2  # type: ignore[index]
             return False
         backslashes, k = 0, end - 1
         while k >= pos + 2 and src[k] == "\\":
@@ -669,6 +687,9 @@ _SYMBOL_ACCENTS = {
     ".": "\u0307",
 }
 _MAX_GROUPS = 32  # nested LaTeX groups that still produce tags
+_LATEX_GROUPS = frozenset({"brace", "arg", "drop"})  # _Entry kinds inside which "{" is a group
+_GROUP_START = re.compile(r"[ \t]*\\(?:[A-Za-z]|['`^\"~=.])")  # {\bf x}, {\em x}, {\"o}
+_TEMPLATE_CLOSERS = {"{": "}}", "%": "%}", "#": "#}"}  # {{ x }}, {% x %}, {# x #}
 _TEXT_QUOTES = {"``": "\u201c", "`": "\u2018", "''": "\u201d"}
 _CONTROL_SYMBOLS = {"\\": " ", " ": " ", "\t": " ", "\n": " ", ",": "\u202f", ";": " ",
                     ":": " ", ">": " ", "@": "", "{": "{", "}": "}"}
@@ -707,12 +728,12 @@ def _protect_literal(char: str) -> str:
 
 
 class _Entry:
-    """An open group: anonymous ``{...}``, a command argument, a dropped argument, a switch."""
+    """An open group: ``{...}``, a command argument, a dropped argument, a switch."""
 
     __slots__ = ("kind", "depth", "closers", "placeholder", "more_drops", "link")
 
     def __init__(self, kind: str, depth: int, placeholder: Token | None = None):
-        self.kind = kind  # "brace" | "arg" | "drop" | "switch"
+        self.kind = kind  # "brace" | "literal" | "arg" | "drop" | "switch"
         self.depth = depth
         self.closers: list[Token] = []
         self.placeholder = placeholder
@@ -738,7 +759,7 @@ class _InlineLatex:
 
     def __init__(self, title: bool):
         self.title = title
-        self.out: list[Token] = []
+        self.out: list[Token | str] = []  # text as str; "text" tokens are placeholders
         self.stack: list[_Entry] = []
         self.depth = 0
         self.suppress = 0
@@ -748,6 +769,9 @@ class _InlineLatex:
         self.collect: _Collect | None = None
         self.auto_text: str | None = None  # display text of a cleaned bare URL
         self.auto_href: str | None = None  # its target, which is what \url{...} collects
+        self.latex_groups = 0  # open entries that are LaTeX groups (_LATEX_GROUPS)
+        self.arg_at = -1  # where a "{" would be a command's argument, in the text being scanned
+        self.no_closer: dict[str, int] = {}  # template closers absent after a position in it
 
     # -- driver ---------------------------------------------------------------------------
 
@@ -772,19 +796,27 @@ class _InlineLatex:
         if self.collect is not None:
             self.abort_collect()
         while self.stack:
-            self.close_entry(self.stack.pop())
+            self.close_entry(self.pop_entry())
         return self.merged()
 
     def merged(self) -> list[Token]:
+        """The output as tokens, each run of text joined into one text token (linear time)."""
         result: list[Token] = []
+        run: list[str] = []
         for token in self.out:
+            if isinstance(token, str):
+                run.append(token)
+                continue
             if token.type == "text":
-                if not token.content:
-                    continue
-                if result and result[-1].type == "text":
-                    result[-1] = _text_token(result[-1].content + token.content)
-                    continue
+                if token.content:
+                    run.append(token.content)
+                continue
+            if run:
+                result.append(_text_token("".join(run)))
+                run = []
             result.append(token)
+        if run:
+            result.append(_text_token("".join(run)))
         return result
 
     # -- output ---------------------------------------------------------------------------
@@ -794,11 +826,13 @@ class _InlineLatex:
             self.out.append(token)
 
     def emit_text(self, text: str) -> None:
-        if text:
-            self.push(_text_token(text))
+        if text and not self.suppress:
+            self.out.append(text)
 
     def last_char(self) -> str:
         for token in reversed(self.out):
+            if isinstance(token, str):
+                return token[-1]
             if token.type == "text":
                 if token.content:
                     return token.content[-1]
@@ -845,6 +879,17 @@ class _InlineLatex:
 
     # -- groups ---------------------------------------------------------------------------
 
+    def open_entry(self, entry: _Entry) -> None:
+        self.stack.append(entry)
+        if entry.kind in _LATEX_GROUPS:
+            self.latex_groups += 1
+
+    def pop_entry(self) -> _Entry:
+        entry = self.stack.pop()
+        if entry.kind in _LATEX_GROUPS:
+            self.latex_groups -= 1
+        return entry
+
     def close_entry(self, entry: _Entry) -> None:
         for token in reversed(entry.closers):
             self.push(token)  # inside a dropped argument these were suppressed, as were openers
@@ -859,12 +904,12 @@ class _InlineLatex:
             for token in opener:
                 self.push(token)
             entry.closers = closers
-        self.stack.append(entry)
+        self.open_entry(entry)
 
     def open_drop(self, more: int = 0) -> None:
         entry = _Entry("drop", self.depth)
         entry.more_drops = more
-        self.stack.append(entry)
+        self.open_entry(entry)
         self.suppress += 1
 
     def switch(self, tag: str) -> None:
@@ -874,9 +919,43 @@ class _InlineLatex:
             target = self.stack[-1]
         else:
             target = _Entry("switch", self.depth)
-            self.stack.append(target)
+            self.open_entry(target)
         self.push(Token(f"{tag}_open", tag, 1))
         target.closers.append(Token(f"{tag}_close", tag, -1))
+
+    def open_brace(self, s: str, start: int, end: int) -> int:
+        """A ``{``: a template tag verbatim, a LaTeX group, or a brace that is text.
+
+        LaTeX groups are a command's arguments (``\\foo{x}{y}``, ``\\LaTeX{}``), groups
+        that start with a command (``{\\bf x}``, ``{\\"o}``) and every group inside those.
+        Other braces are text, as Markdown has it: ``{a, b}``, ``{"key": 1}``. Text that
+        looks like a template tag (``{{ x }}``, ``{% x %}``, ``{# x #}``) is shown as typed.
+        """
+        closer = _TEMPLATE_CLOSERS.get(s[end : end + 1])
+        if closer is not None:
+            stop = self.find_closer(s, end + 1, closer)
+            if stop >= 0:
+                self.emit_text(s[start:stop])
+                self.arg_at = -1
+                return stop
+        if start == self.arg_at or self.latex_groups or _GROUP_START.match(s, end):
+            placeholder = _text_token("{")
+            self.push(placeholder)
+            self.open_entry(_Entry("brace", self.depth, placeholder))
+        else:
+            self.emit_text("{")
+            self.open_entry(_Entry("literal", self.depth))
+        return end
+
+    def find_closer(self, s: str, pos: int, closer: str) -> int:
+        """The end of the first ``closer`` in ``s`` from ``pos``, or -1 (linear over a text)."""
+        if pos >= self.no_closer.get(closer, len(s) + 1):
+            return -1
+        found = s.find(closer, pos)
+        if found < 0:
+            self.no_closer[closer] = pos
+            return -1
+        return found + len(closer)
 
     def close_brace(self, s: str, end: int) -> int:
         index = None
@@ -889,13 +968,19 @@ class _InlineLatex:
                 break
         if index is None:
             self.emit_text("}")
+            self.arg_at = -1
             return end
         while len(self.stack) > index + 1:
-            self.close_entry(self.stack.pop())
-        entry = self.stack.pop()
+            self.close_entry(self.pop_entry())
+        entry = self.pop_entry()
+        self.close_entry(entry)
+        if entry.kind == "literal":
+            self.emit_text("}")
+            self.arg_at = -1
+            return end
         if entry.placeholder is not None:
             entry.placeholder.content = ""
-        self.close_entry(entry)
+        self.arg_at = end  # "\\foo{a}{b}": a group right after a group is the next argument
         if entry.kind == "drop" and entry.more_drops:
             match = _ARG_START.match(s, end)
             if match:
@@ -945,7 +1030,7 @@ class _InlineLatex:
             entry.closers = [Token("link_close", "a", -1)]
             entry.link = True
             self.in_link += 1
-        self.stack.append(entry)
+        self.open_entry(entry)
         return match.end()
 
     def abort_collect(self) -> None:
@@ -1020,7 +1105,7 @@ class _InlineLatex:
                 self.abort_collect()
         if not swallow:
             while self.stack and self.stack[-1].depth >= self.depth:
-                self.close_entry(self.stack.pop())
+                self.close_entry(self.pop_entry())
         keep = not swallow
         if token.type == "link_close":
             kept, auto = self.links.pop() if self.links else (False, False)
@@ -1059,6 +1144,8 @@ class _InlineLatex:
 
     def scan(self, s: str) -> None:
         pos, n = 0, len(s)
+        self.arg_at = -1
+        self.no_closer = {}
         while pos < n:
             if self.collect is not None:
                 pos = self.collect_text(s, pos)
@@ -1074,10 +1161,7 @@ class _InlineLatex:
     def handle(self, s: str, match: re.Match[str]) -> int:
         tok, end = match.group(), match.end()
         if tok == "{":
-            placeholder = _text_token("{")
-            self.push(placeholder)
-            self.stack.append(_Entry("brace", self.depth, placeholder))
-            return end
+            return self.open_brace(s, match.start(), end)
         if tok == "}":
             return self.close_brace(s, end)
         if tok in _TEXT_QUOTES:  # LaTeX quotes that Markdown left alone
@@ -1096,7 +1180,9 @@ class _InlineLatex:
             name = tok[1:]
             if name.endswith("*"):
                 name = name[:-1]
-            return self.command(name, s, end)
+            pos = self.command(name, s, end)
+            self.arg_at = _SPACES_AFTER.match(s, pos).end()  # type: ignore[union-attr]
+            return pos
         return self.control_symbol(tok[1], s, match.start(), end)
 
     def control_symbol(self, char: str, s: str, start: int, end: int) -> int:
@@ -1218,10 +1304,13 @@ def _email_linkify_rule(state: StateCore) -> None:
         _core_linkify(state)
 
 
+_MAX_NESTING = 20  # markdown-it's guard against deep recursion (see _parse_block)
+
+
 def _build_markdown() -> MarkdownIt:
     md = MarkdownIt(
         "commonmark",
-        {"html": False, "linkify": True, "typographer": False, "maxNesting": 20},
+        {"html": False, "linkify": True, "typographer": False, "maxNesting": _MAX_NESTING},
     )
     md.enable("linkify")
     md.disable(["html_inline", "html_block", "text_join"])
@@ -1263,8 +1352,73 @@ def _parse_block(source: str) -> tuple[Token, ...]:
 
     A build usually asks for the HTML and the plain text of the same abstract one after the
     other; the tokens are only read afterwards (rendering does not change them).
+
+    Blocks nested deeper than markdown-it goes (``maxNesting``: quotes in quotes, lists in
+    lists) would lose their text, so such a top-level block is shown as its source instead,
+    in plain paragraphs (inline Markdown, LaTeX and math still apply).
     """
-    return tuple(_MD.parse(source, {}))
+    tokens = _MD.parse(source, {})
+    if any(_too_deep(token) for token in tokens):
+        tokens = _flatten_too_deep(source, tokens)
+    return tuple(tokens)
+
+
+_TEXT_BLOCKS = frozenset({"paragraph_open", "heading_open"})  # blocks of inline text only
+_NEWLINES = re.compile(r"\r\n?")
+
+
+def _too_deep(token: Token) -> bool:
+    """Whether markdown-it stopped parsing inside this block, dropping the rest of it.
+
+    markdown-it parses the content of a container (a quote, a list item) one level deeper
+    than the container's own token; at ``maxNesting`` it skips the content, and for a list
+    item the skipped "content" is the rest of the document.
+    """
+    return token.nesting == 1 and token.level >= _MAX_NESTING - 1 and token.type not in _TEXT_BLOCKS
+
+
+def _flatten_too_deep(source: str, tokens: list[Token]) -> list[Token]:
+    """``tokens`` with each top-level block that is too deep replaced by plain paragraphs."""
+    lines = _NEWLINES.sub("\n", source).split("\n")
+    result: list[Token] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        first, j = tokens[i], i + 1
+        if first.nesting == 1:  # the block runs to its closing token, at the same level
+            while j < n and not (tokens[j].nesting == -1 and tokens[j].level == first.level):
+                j += 1
+            j += 1
+        block = tokens[i:j]
+        if any(_too_deep(token) for token in block):
+            if first.map is None:  # cannot happen with markdown-it's block rules
+                return _plain_paragraphs(lines, 0)
+            result += _plain_paragraphs(lines[first.map[0] : first.map[1]], first.map[0])
+        else:
+            result += block
+        i = j
+    return result
+
+
+def _plain_paragraphs(lines: list[str], first_line: int) -> list[Token]:
+    """Block tokens for ``lines`` as paragraphs of inline Markdown (blank lines separate them)."""
+    tokens: list[Token] = []
+    paragraph: list[str] = []
+    for number, line in enumerate([*lines, ""], first_line):
+        if line.strip():
+            paragraph.append(line.strip())
+            continue
+        if not paragraph:
+            continue
+        lines_map = [number - len(paragraph), number]
+        inline = _MD.parseInline("\n".join(paragraph), {})[0]
+        inline.level, inline.block, inline.map = 1, True, lines_map
+        tokens += [
+            Token("paragraph_open", "p", 1, map=lines_map, level=0, block=True),
+            inline,
+            Token("paragraph_close", "p", -1, level=0, block=True),
+        ]
+        paragraph = []
+    return tokens
 
 
 @functools.lru_cache(maxsize=_CACHE_SIZE)
@@ -1279,7 +1433,6 @@ def _render_title(source: str) -> str:
     return _MD.renderer.render(tokens, _MD.options, env).strip()  # env: display math inline
 
 
-_TAG_LIKE = re.compile(r"</?[A-Za-z][^<>]*>")
 _COMMAND_LEFT = re.compile(r"\\+(?=[A-Za-z])")
 
 
@@ -1327,13 +1480,12 @@ def _plain_text(source: str) -> str:
 
 
 def _tidy_plain(text: str) -> str:
-    """No backslash commands, nothing that looks like an HTML tag, single spaces."""
-    while True:  # removing one can reveal the other: "\\<b>x", "<\\b>"
-        stripped = _TAG_LIKE.sub("", _COMMAND_LEFT.sub("", text))
-        if stripped == text:
-            break
-        text = stripped
-    return _SPACES.sub(" ", text).strip()
+    """No backslash commands, single spaces.
+
+    Text that looks like HTML (``<b>``, ``<script>``) is kept as typed: it is text on the
+    page too, and every consumer of plain text escapes it (or sets it as ``textContent``).
+    """
+    return _SPACES.sub(" ", _COMMAND_LEFT.sub("", text)).strip()
 
 
 def render_abstract(source: str) -> str:

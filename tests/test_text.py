@@ -378,9 +378,9 @@ def test_title_latex_and_block_syntax():
         ("A [project website](https://a.example) and *emphasis* and __strong__", "A project website and emphasis and strong"),
         ("Code: https://github.com/x/y.", "Code: https://github.com/x/y."),
         ("  lots \n of\t\tspace  \n\n  here ", "lots of space here"),
-        ("A &amp; B &lt;tag&gt; &copy;", "A & B ©"),
+        ("A &amp; B &lt;tag&gt; &copy;", "A & B <tag> ©"),
         (r"22\% and \$5 and Fig.~3", "22% and $5 and Fig. 3"),
-        ("<script>alert(1)</script> text", "alert(1) text"),
+        ("<script>alert(1)</script> text", "<script>alert(1)</script> text"),
         ("", ""),
     ],
 )
@@ -540,6 +540,199 @@ def test_never_raises_and_stays_safe(source):
     assert "<p>" not in title and "<a" not in title
     text = plain_text(source)
     assert not COMMAND.search(text)
-    assert not re.search(r"</?[A-Za-z][^<>]*>", text)
     assert text == " ".join(text.split())
     assert len(excerpt(text, 40)) <= 40
+
+
+# ---------------------------------------------------------------------------------------
+# Regressions from the robustness review: text that looks like HTML or a template,
+# braces, deep nesting, noncharacters, pathological input
+# ---------------------------------------------------------------------------------------
+
+HOSTILE_TITLES = [
+    '<script>alert("t1")</script> <img src=x onerror=alert(2)> </script><script>alert(3)</script>',
+    "</script><script>alert(4)</script><!-- </SCRIPT > <!--<script>",
+    "{{ 'EVAL' ~ 'UATED' }} and {% if false %}shown-only-if-printed{% endif %} {# comment #}",
+    "A <b>bold</b> claim about {a, b} and {\"key\": 1} and <x-y z=1>",
+    "Set {x : x > 0} and dict {} and }{ and {{ and }}",
+]
+
+
+def normalized(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("title", HOSTILE_TITLES)
+def test_plain_text_of_a_title_is_what_its_heading_shows(title):
+    """Metadata, the search index and the page name a paper the same way: as text."""
+    heading = render_title(title)
+    assert_safe_html(heading)
+    assert normalized(visible_text(heading)) == normalized(title)
+    assert plain_text(title) == normalized(title)
+
+
+def test_plain_text_keeps_text_that_looks_like_html_with_latex_and_math_around_it():
+    assert plain_text(r"<b>$x^2$</b> \emph{y} &lt;i&gt;") == "<b>x^2</b> y <i>"
+    assert plain_text("<!-- not a comment --> ]]> <![CDATA[ x ]]>") == "<!-- not a comment --> ]]> <![CDATA[ x ]]>"
+    # Every "<" of the source is still there (nothing between two of them was cut out).
+    source = "a <b <c> d> e </f> <<g>> h"
+    assert plain_text(source) == source
+
+
+_HTML_LIKE = st.text(alphabet="<>/=\" abcxyz", max_size=80).map(lambda s: "x" + s)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_HTML_LIKE)
+def test_html_like_text_is_kept_as_typed(source):
+    assert plain_text(source) == normalized(source)
+    assert normalized(visible_text(render_title(source))) == normalized(source)
+    assert normalized(visible_text(render_abstract(source))) == normalized(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Printed, not run: {{ 7*191 }} and {% for x in range(3) %}loop{% endfor %} and {{ config }}.",
+        "{% if false %}shown-only-if-printed{% endif %} {# a comment #}",
+        "{{ a~b }} {{ x or '' }} {{ \"x\" ~ y|e }} {% set y = {'k': 1} %}",
+        r"{{ \emph{x} }} and {# \cite{k} #} and {% if a\_b %}",
+    ],
+)
+def test_template_syntax_is_printed_exactly_as_typed(source):
+    for html in (render_abstract(source), render_title(source)):
+        assert_safe_html(html)
+        assert normalized(visible_text(html)) == source
+    if "\\" not in source:  # plain text never shows LaTeX commands
+        assert plain_text(source) == source
+
+
+def test_only_the_template_tags_are_verbatim():
+    html = render_abstract(r"{% raw %}\textbf{y} ~x{% endraw %} and {{ \textbf{z} }}")
+    assert html == "<p>{% raw %}<strong>y</strong> ~x{% endraw %} and {{ \\textbf{z} }}</p>\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        # Braces that are not LaTeX are text.
+        ("the set {a, b} and the map {\"key\": 1}", "the set {a, b} and the map {\"key\": 1}"),
+        ("{Vision-language models (VLMs) can", "{Vision-language models (VLMs) can"),
+        ("stray } and { unclosed", "stray } and { unclosed"),
+        # Command arguments, groups that start with a command, and groups inside those are LaTeX.
+        (r"\mycmd{x}{y} and \LaTeX{} and \ldots{} and \S{}3", "xy and LaTeX and … and §3"),
+        (r"\emph{a {b} c} d", "a b c d"),
+        (r"{\bf x {y} z} and {\'e}t{\'e}", "x y z and été"),
+        (r"\textbf{a}{b}", "ab"),
+    ],
+)
+def test_braces_are_latex_groups_only_where_latex_is_written(source, shown):
+    html = render_abstract(source)
+    assert_safe_html(html)
+    assert visible_text(html).strip() == shown
+    assert plain_text(source) == shown
+
+
+def test_bold_and_emphasis_groups_still_make_tags():
+    html = render_abstract(r"{\bf bold {\em both}} and \emph{em {x}}")
+    assert html == "<p><strong>bold <em>both</em></strong> and <em>em x</em></p>\n"
+
+
+def test_braces_around_a_formula_are_the_set_they_stand_for():
+    """A seed abstract writes a set as ``$K:=${$\\theta \\in ...$}``: both formulas convert."""
+    source = r"a polytope $K:=${$\theta \in \mathbb{R}^d: A\theta \leq b$}, where"
+    html = render_abstract(source)
+    assert html.count("<math") == 2 and "math-source" not in html
+    assert re.search(r"</math>\{<math .*</math>\}, where", html)
+    assert plain_text(source) == "a polytope K:={θ ∈ ℝ^d: Aθ ≤ b}, where"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="{}%# abc", max_size=60).map(lambda s: "x" + s))
+def test_braces_in_prose_are_kept_exactly(source):
+    assert plain_text(source) == normalized(source)
+    assert normalized(visible_text(render_abstract(source))) == normalized(source)
+    assert normalized(visible_text(render_title(source))) == normalized(source)
+
+
+def _nested_quotes(depth: int) -> str:
+    return "> " * depth + "quoted $x^2$ words"
+
+
+def _nested_list(depth: int) -> str:
+    return "".join("  " * i + f"- item{i}\n" for i in range(depth))
+
+
+@pytest.mark.parametrize("depth", [1, 8, 18, 19, 20, 21, 60, 300])
+@pytest.mark.parametrize("make", [_nested_quotes, _nested_list], ids=["quotes", "lists"])
+def test_deep_nesting_keeps_every_word(make, depth):
+    source = "First paragraph.\n\n" + make(depth) + "\n\nTHE-END with $y$.\n\n- a normal list"
+    html = render_abstract(source)
+    assert_safe_html(html)
+    words = ["First paragraph.", "THE-END", "a normal list"]
+    if make is _nested_quotes:
+        words.append("quoted")
+        assert "<math" in html.split("THE-END")[0], "math in the deep part still converts"
+    else:
+        words += [f"item{i}" for i in range(depth)]
+    for text in (visible_text(html), plain_text(source)):
+        for word in words:
+            assert word in text, (word, depth)
+        if make is _nested_list:
+            assert len(re.findall(r"\bitem\d+\b", text)) == depth
+
+
+def test_nesting_within_the_limit_keeps_its_structure():
+    html = render_abstract(_nested_quotes(10) + "\n\n" + _nested_list(5) + "\nafter")
+    assert html.count("<blockquote>") == 10 and html.count("<ul>") == 5
+    assert "&gt;" not in html
+
+
+def test_too_deep_blocks_are_shown_as_source_only_where_too_deep():
+    html = render_abstract("- shallow list\n\n" + _nested_quotes(30) + "\n\nafter")
+    assert html.startswith("<ul>\n<li>shallow list</li>\n</ul>\n")
+    assert "<p>" + "&gt; " * 30 + "quoted <math" in html
+    assert html.endswith("<p>after</p>\n")
+
+
+@pytest.mark.parametrize(
+    "char", ["\ufdd0", "\ufdef", "\ufffe", "\uffff", "\U0001fffe", "\U0001ffff", "\U0010fffe", "\U0010ffff"]
+)
+def test_noncharacters_are_dropped(char):
+    source = f"a{char}b *c{char}* ${char}x$"
+    for out in (render_abstract(source), render_title(source), plain_text(source)):
+        assert char not in out
+    assert plain_text(source) == "ab c x"
+
+
+def test_characters_next_to_the_noncharacters_are_kept():
+    source = "\ufdcf \ufdf0 \ufffd \U0001fffd \U0010fffd"
+    assert plain_text(source) == source
+    assert "\ufdd0" not in render_abstract("&#xFDD0; &#xFFFF; &#x1FFFE;")
+
+
+@pytest.mark.parametrize(
+    ("unit", "shown"),
+    [("22\\% ", {"%": 1}), ("A\\&B ", {"&": 1}), ("x~y ", {"\u00a0": 1}), ("\\( a ", {"(": 1, "a": 1}),
+     ("{{ a ", {"{": 2, "a": 1}), ("{% b ", {"{": 1, "%": 1}), ("\\emph{a ", {"a": 1}), ("{", {"{": 1}),
+     ("}", {"}": 1}), ("{}~", {"{": 1, "}": 1, "\u00a0": 1})],
+)
+def test_long_repetitive_text_is_kept_whole(unit, shown):
+    """Text of many tiny pieces (shapes that used to take quadratic time) keeps every piece."""
+    repeat = 3000
+    source = unit * repeat
+    html = render_abstract(source)
+    assert_safe_html(html)
+    for text, plain in ((plain_text(source), True), (visible_text(html), False)):
+        for char, count in shown.items():
+            if char.isspace() and plain:  # plain text has plain spaces
+                assert "~" not in text
+                continue
+            assert text.count(char) == count * repeat, (char, text[:80])
+
+
+def test_paren_math_after_an_unclosed_one_in_a_link_label():
+    html = render_abstract(r"[a \( b](https://x.example) and \(x^2\)")
+    assert "<msup><mi>x</mi><mn>2</mn></msup>" in html
+    html = render_abstract("\\( " * 50 + r"and later \(y\)")
+    assert html.count("<math") == 1

@@ -1,38 +1,245 @@
-// Search page: loads the prebuilt Lunr index and runs the query from ?q= and as you type.
+// Search page: the box, the filters, the results. Queries run in a Web Worker
+// (search-worker.js + search-engine.js); if workers are unavailable the same engine runs
+// on the page. Query and filters live in the URL (?q=&venue=&tag=&year=).
+// All text is set with textContent; highlights are <mark> elements around text nodes.
 (function () {
   "use strict";
-  var base = document.body.getAttribute("data-base") || "/";
+  var body = document.body;
+  var base = body.getAttribute("data-base") || "/";
+  var form = document.getElementById("search-form");
   var input = document.getElementById("search-input");
   var results = document.getElementById("search-results");
   var status = document.getElementById("search-status");
+  var live = document.getElementById("search-live");
   var empty = document.getElementById("search-empty");
-  var index = null;
-  var docs = null;
-  var timer = null;
+  var filterBox = document.getElementById("search-filters");
+  var more = document.getElementById("search-more");
+  var clearButton = document.getElementById("search-clear-filters");
+  if (!form || !input || !results) return;
 
-  function fetchJSON(path) {
-    return fetch(base + path).then(function (r) {
-      if (!r.ok) throw new Error(path + ": HTTP " + r.status);
-      return r.json();
+  var PAGE = 20;
+  var FILTERS = ["venue", "tag", "year"];
+  var state = { q: "", venue: "", tag: "", year: "" };
+  var limit = PAGE;
+  var names = { venue: {}, tag: {} };
+  var selects = {};
+  var backend = null;
+  var stage = "loading";
+  var nextId = 1, sentId = 0, inFlight = false, dirty = false;
+  var lastResults = null;
+  var announceTimer = null;
+  var titleSuffix = document.title.indexOf(" · ") >= 0 ? document.title.slice(document.title.indexOf(" · ")) : "";
+
+  results.setAttribute("data-state", "loading");
+
+  /* ------------------------------------------------------------ URL state */
+
+  function readURL() {
+    var params = new URL(window.location.href).searchParams;
+    state.q = params.get("q") || "";
+    FILTERS.forEach(function (f) { state[f] = params.get(f) || ""; });
+  }
+
+  function stateURL() {
+    var url = new URL(window.location.href);
+    ["q"].concat(FILTERS).forEach(function (key) {
+      if (state[key]) url.searchParams.set(key, state[key]); else url.searchParams.delete(key);
+    });
+    return url;
+  }
+
+  function writeURL(push) {
+    var url = stateURL();
+    if (url.href === window.location.href) return;
+    if (push) history.pushState(null, "", url); else history.replaceState(null, "", url);
+  }
+
+  function applyState() {
+    if (input.value !== state.q) input.value = state.q;
+    FILTERS.forEach(function (f) { if (selects[f]) selects[f].value = state[f]; });
+    document.title = (state.q ? "Search: " + state.q : "Search") + titleSuffix;
+  }
+
+  /* ------------------------------------------------------------ backend */
+
+  function fetchJSON(url) {
+    return fetch(url).then(function (response) {
+      if (!response.ok) throw new Error(url + ": HTTP " + response.status);
+      return response.json();
     });
   }
 
-  function terms(query) {
-    return lunr.tokenizer(query).map(function (t) { return t.toString(); }).filter(Boolean);
+  function loadScript(src) {
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = src;
+      script.onload = resolve;
+      script.onerror = function () { reject(new Error(src + " did not load")); };
+      document.head.appendChild(script);
+    });
   }
 
-  function run(query) {
-    var words = terms(query);
-    if (!words.length) return [];
-    return index.query(function (q) {
-      words.forEach(function (word, i) {
-        q.term(word, { boost: 10 });
-        if (i === words.length - 1) {
-          q.term(word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 1 });
-        }
+  // The same engine on the page, for browsers (or file:// pages) without workers.
+  function pageBackend() {
+    var service = null, queue = [];
+    var api = {
+      send: function (message) {
+        if (service) setTimeout(function () { service.handle(message); }, 0); else queue.push(message);
+      },
+    };
+    loadScript(base + "static/vendor/lunr.min.js")
+      .then(function () { return loadScript(base + "static/js/search-engine.js"); })
+      .then(function () {
+        service = new window.PapershelfSearch.Service(function (m) { setTimeout(function () { receive(m); }, 0); }, fetchJSON);
+        queue.forEach(function (m) { service.handle(m); });
+        queue = [];
+      })
+      .catch(function (error) { receive({ type: "state", state: "error", message: error.message }); });
+    return api;
+  }
+
+  function workerBackend() {
+    var worker = new Worker(base + "static/js/search-worker.js");
+    var answered = false, fallback = null, sent = [];
+    worker.onmessage = function (event) { answered = true; receive(event.data); };
+    worker.onerror = function (event) {
+      if (answered || fallback) return;
+      if (event && event.preventDefault) event.preventDefault();
+      worker.terminate();
+      fallback = pageBackend();
+      sent.forEach(function (m) { fallback.send(m); });
+    };
+    return {
+      send: function (message) {
+        if (fallback) return fallback.send(message);
+        if (!answered) sent.push(message);
+        worker.postMessage(message);
+      },
+    };
+  }
+
+  function startBackend() {
+    try {
+      backend = typeof Worker === "function" ? workerBackend() : pageBackend();
+    } catch (e) {
+      backend = pageBackend();
+    }
+    backend.send({ type: "init", base: base });
+  }
+
+  // At most one query in flight: keystrokes made meanwhile are merged into the next one,
+  // so results follow typing as fast as the engine answers, without a fixed delay.
+  function search() {
+    if (inFlight) { dirty = true; return; }
+    dirty = false;
+    inFlight = true;
+    sentId = nextId++;
+    backend.send({
+      type: "query", id: sentId, q: state.q, limit: limit,
+      filters: { venue: state.venue, tag: state.tag, year: state.year },
+    });
+  }
+
+  function receive(message) {
+    if (message.type === "meta") return buildFilters(message.meta);
+    if (message.type === "state") return setStage(message);
+    if (message.type === "results") {
+      if (message.id !== sentId) return;
+      inFlight = false;
+      render(message);
+      if (dirty) search();
+      return;
+    }
+    if (message.type === "snippets" && lastResults && message.id === lastResults.id) fillSnippets(message.snippets);
+  }
+
+  function setStage(message) {
+    stage = message.state;
+    if (stage === "error") {
+      results.setAttribute("data-state", "error");
+      status.textContent = "The search index could not be loaded (" + message.message + "). " +
+        "You can still browse by tag, venue or author.";
+      empty.hidden = false;
+      inFlight = false;
+      return;
+    }
+    if (!hasInput()) results.setAttribute("data-state", stage);
+    if (!lastResults && !hasInput()) showIdle();
+    else if (lastResults) status.textContent = countText(lastResults);
+  }
+
+  /* ------------------------------------------------------------ filters */
+
+  function buildFilters(meta) {
+    meta.venues.forEach(function (v) { names.venue[v.id] = v.name; });
+    meta.tags.forEach(function (t) { names.tag[t.id] = t.name; });
+    if (!filterBox) return;
+    var years = [];
+    meta.venues.forEach(function (v) { if (years.indexOf(v.year) < 0) years.push(v.year); });
+    years.sort(function (a, b) { return b - a; });
+    var specs = [
+      { key: "venue", label: "Venue", any: "Any venue", options: meta.venues.map(function (v) { return [v.id, v.name]; }) },
+      { key: "tag", label: "Tag", any: "Any tag", options: meta.tags.map(function (t) { return [t.id, t.name]; }) },
+      { key: "year", label: "Year", any: "Any year", options: years.map(function (y) { return [String(y), String(y)]; }) },
+    ];
+    filterBox.textContent = "";
+    specs.forEach(function (spec) {
+      var wrap = el("div", "search-filter");
+      var id = "search-filter-" + spec.key;
+      var label = el("label", "", spec.label);
+      label.htmlFor = id;
+      var select = document.createElement("select");
+      select.id = id;
+      select.name = spec.key;
+      var any = el("option", "", spec.any);
+      any.value = "";
+      select.appendChild(any);
+      spec.options.forEach(function (o) {
+        var option = el("option", "", o[1]);
+        option.value = o[0];
+        option.setAttribute("data-name", o[1]);
+        select.appendChild(option);
+      });
+      // A value in the URL that this catalog does not have stays selectable (and matches nothing).
+      if (state[spec.key] && !spec.options.some(function (o) { return o[0] === state[spec.key]; })) {
+        var unknown = el("option", "", state[spec.key]);
+        unknown.value = state[spec.key];
+        unknown.setAttribute("data-name", state[spec.key]);
+        select.appendChild(unknown);
+      }
+      select.value = state[spec.key];
+      select.addEventListener("change", function () {
+        state[spec.key] = select.value;
+        limit = PAGE;
+        writeURL(true);
+        settled = true;
+        applyState();
+        search();
+      });
+      selects[spec.key] = select;
+      wrap.appendChild(label);
+      wrap.appendChild(select);
+      filterBox.appendChild(wrap);
+    });
+    filterBox.hidden = false;
+  }
+
+  function updateFacets(facets) {
+    FILTERS.forEach(function (key) {
+      var select = selects[key];
+      if (!select) return;
+      Array.prototype.forEach.call(select.options, function (option) {
+        if (!option.value) return;
+        var n = facets[key][option.value] || 0;
+        setText(option, option.getAttribute("data-name") + " (" + n + ")");
       });
     });
   }
+
+  function hasFilters() { return FILTERS.some(function (f) { return !!state[f]; }); }
+  function hasInput() { return !!state.q.trim() || hasFilters(); }
+
+  /* ------------------------------------------------------------ rendering */
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -41,64 +248,272 @@
     return node;
   }
 
-  function render(query) {
-    results.textContent = "";
-    empty.hidden = true;
-    if (!query.trim()) { status.textContent = ""; return; }
-    var hits = run(query);
-    status.textContent = hits.length + (hits.length === 1 ? " paper" : " papers") + " found";
-    if (!hits.length) { empty.hidden = false; return; }
-    hits.slice(0, 100).forEach(function (hit) {
-      var doc = docs[hit.ref];
-      if (!doc) return;
-      var item = el("li", "paper-item");
-      var h = el("h3", "paper-item-title");
-      var a = el("a", "", doc.t);
-      a.href = base + doc.u;
-      h.appendChild(a);
-      item.appendChild(h);
-      item.appendChild(el("p", "paper-item-authors", doc.a.length ? doc.a.join(", ") : "Authors unknown"));
-      var meta = el("p", "paper-item-meta");
-      meta.appendChild(el("span", "badge badge-venue", doc.v));
-      doc.g.forEach(function (tag) { meta.appendChild(el("span", "chip", tag)); });
-      item.appendChild(meta);
-      item.appendChild(el("p", "paper-item-snippet", doc.s.length > 240 ? doc.s.slice(0, 240) + "…" : doc.s));
-      results.appendChild(item);
+  // Appends `text` to `parent`, wrapping the [start, end) ranges of `marks` in <mark>.
+  function appendMarked(parent, text, marks) {
+    var at = 0;
+    (marks || []).forEach(function (m) {
+      if (m[0] < at) return;
+      if (m[0] > at) parent.appendChild(document.createTextNode(text.slice(at, m[0])));
+      parent.appendChild(el("mark", "", text.slice(m[0], m[1])));
+      at = m[1];
+    });
+    if (at < text.length) parent.appendChild(document.createTextNode(text.slice(at)));
+  }
+
+  function fillSnippet(node, snippet) {
+    node.textContent = "";
+    if (!snippet || !snippet.text) { node.hidden = true; return; }
+    node.hidden = false;
+    if (snippet.head) node.appendChild(document.createTextNode("… "));
+    appendMarked(node, snippet.text, snippet.marks);
+    if (snippet.tail) node.appendChild(document.createTextNode(" …"));
+  }
+
+  function renderHit(hit) {
+    var item = el("li", "paper-item search-result");
+    item.setAttribute("data-slug", hit.slug);
+    var h = el("h3", "paper-item-title");
+    var a = el("a", "search-result-link");
+    a.href = base + "papers/" + hit.slug + "/";
+    appendMarked(a, hit.title, hit.titleMarks);
+    h.appendChild(a);
+    item.appendChild(h);
+    var authors = el("p", "paper-item-authors");
+    if (hit.authors.length) {
+      hit.authors.forEach(function (author, i) {
+        if (i) authors.appendChild(document.createTextNode(", "));
+        appendMarked(authors, author.name, author.marks);
+      });
+    } else {
+      authors.className += " unknown";
+      authors.textContent = "Authors unknown";
+    }
+    item.appendChild(authors);
+    var meta = el("p", "paper-item-meta");
+    var venue = el("a", "badge badge-venue", names.venue[hit.venue] || hit.venue);
+    venue.href = base + "venues/" + hit.venue + "/";
+    meta.appendChild(venue);
+    if (hit.presentation) {
+      meta.appendChild(el("span", "badge badge-" + hit.presentation,
+        hit.presentation.charAt(0).toUpperCase() + hit.presentation.slice(1)));
+    }
+    if (hit.provisional) meta.appendChild(el("span", "badge badge-provisional", "Provisional"));
+    hit.tags.forEach(function (tag) {
+      var chip = el("a", "chip", names.tag[tag] || tag);
+      chip.href = base + "tags/" + tag + "/";
+      meta.appendChild(chip);
+    });
+    item.appendChild(meta);
+    var snippet = el("p", "paper-item-snippet");
+    if (hit.snippet) fillSnippet(snippet, hit.snippet);
+    else snippet.setAttribute("data-pending", "true");
+    item.appendChild(snippet);
+    var save = el("button", "save-button", "Save");
+    save.type = "button";
+    save.setAttribute("data-slug", hit.slug);
+    save.setAttribute("data-title", hit.title);
+    save.setAttribute("aria-pressed", "false");
+    item.appendChild(save);
+    return item;
+  }
+
+  function fillSnippets(snippets) {
+    Array.prototype.forEach.call(results.children, function (item) {
+      var slug = item.getAttribute("data-slug");
+      var node = item.querySelector(".paper-item-snippet");
+      if (node && snippets[slug]) {
+        fillSnippet(node, snippets[slug]);
+        node.removeAttribute("data-pending");
+      }
     });
   }
 
-  function update(pushHistory) {
-    var query = input.value;
-    render(query);
-    var url = new URL(window.location.href);
-    if (query) url.searchParams.set("q", query); else url.searchParams.delete("q");
-    if (url.href !== window.location.href) {
-      if (pushHistory) history.pushState(null, "", url); else history.replaceState(null, "", url);
-    }
+  var FIELD_NAMES = { title: "titles", authors: "authors", meta: "tags and venues", abstract: "abstracts" };
+
+  function listOf(items) {
+    if (items.length < 2) return items.join("");
+    return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
   }
 
-  input.addEventListener("input", function () {
-    clearTimeout(timer);
-    timer = setTimeout(function () { update(false); }, 120);
-  });
-  document.getElementById("search-form").addEventListener("submit", function (event) {
-    event.preventDefault();
-    clearTimeout(timer);
-    update(true);
-  });
-  window.addEventListener("popstate", function () {
-    input.value = new URL(window.location.href).searchParams.get("q") || "";
-    render(input.value);
+  function quoted(q) { return "\u201c" + q.trim() + "\u201d"; }
+
+  function countText(r) {
+    var n = r.total, noun = n === 1 ? "paper" : "papers";
+    var scope = [];
+    if (r.filters.venue) scope.push(names.venue[r.filters.venue] || r.filters.venue);
+    if (r.filters.tag) scope.push(names.tag[r.filters.tag] || r.filters.tag);
+    if (r.filters.year) scope.push(r.filters.year);
+    var where = scope.length ? " in " + scope.join(", ") : "";
+    var text;
+    if (r.error) return "The search failed (" + r.error + "). Try other words, or browse by tag, venue or author.";
+    if (r.browsing) text = n + " " + noun + where + ".";
+    else if (r.partial) text = "No paper matches every word of " + quoted(r.q) + "; " + n + " " + noun + where + " match some of them.";
+    else text = n + " " + noun + " " + (n === 1 ? "matches " : "match ") + quoted(r.q) + where + ".";
+    if (r.stage === "partial" && !r.browsing && r.waiting.length) {
+      text += " Still loading: " + listOf(r.waiting.map(function (f) { return FIELD_NAMES[f] || f; })) + "\u2026";
+    }
+    return text;
+  }
+
+  function focusedIndex() {
+    var links = resultLinks();
+    return links.indexOf(document.activeElement);
+  }
+
+  function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
+  function setAttr(node, name, value) { if (node.getAttribute(name) !== value) node.setAttribute(name, value); }
+
+  // Result items are kept while they show the same thing, so typing a longer word that
+  // leaves the results alone costs no layout.
+  var rendered = new Map();
+
+  function render(r) {
+    var keep = focusedIndex(), active = keep >= 0 ? document.activeElement : null;
+    lastResults = r;
+    if (!r.q.trim() && !hasFilters()) { showIdle(); setAttr(results, "data-query", r.q); return; }
+    var next = new Map(), nodes = r.hits.map(function (hit) {
+      var key = JSON.stringify(hit), old = rendered.get(hit.slug);
+      var node = old && old.key === key ? old.node : renderHit(hit);
+      next.set(hit.slug, { key: key, node: node });
+      return node;
+    });
+    rendered = next;
+    var same = nodes.length === results.children.length && nodes.every(function (n, i) { return results.children[i] === n; });
+    if (!same) results.replaceChildren.apply(results, nodes);
+    setAttr(results, "data-query", r.q);
+    setAttr(results, "data-state", r.stage);
+    setAttr(results, "data-total", String(r.total));
+    setText(status, countText(r));
+    updateFacets(r.facets);
+    empty.hidden = r.total > 0;
+    if (clearButton) clearButton.hidden = !hasFilters();
+    more.hidden = r.hits.length >= r.total;
+    if (keep >= 0 && !same) {
+      // The same paper keeps the focus if it is still listed, else the same position.
+      var links = resultLinks();
+      if (active && results.contains(active)) active.focus();
+      else if (links.length) links[Math.min(keep, links.length - 1)].focus();
+    }
+    announce(r.total ? countText(r) : "No papers match " + quoted(r.q) + ".");
+    if (!same) results.dispatchEvent(new CustomEvent("papershelf:results", { bubbles: true }));
+  }
+
+  function showIdle() {
+    lastResults = null;
+    rendered = new Map();
+    results.textContent = "";
+    results.removeAttribute("data-total");
+    empty.hidden = true;
+    if (more) more.hidden = true;
+    if (stage === "error") return;
+    status.textContent = stage === "loading" ? "Loading the search index\u2026" : "";
+    results.setAttribute("data-state", stage);
+  }
+
+  // Screen readers hear the count once typing pauses, not at every keystroke.
+  function announce(text) {
+    clearTimeout(announceTimer);
+    announceTimer = setTimeout(function () { if (live) live.textContent = text; }, 700);
+  }
+
+  /* ------------------------------------------------------------ keyboard */
+
+  function resultLinks() {
+    return Array.prototype.slice.call(results.querySelectorAll(".search-result-link"));
+  }
+
+  input.addEventListener("keydown", function (event) {
+    if (event.key === "ArrowDown") {
+      var links = resultLinks();
+      if (links.length) { event.preventDefault(); links[0].focus(); }
+    }
   });
 
-  input.value = new URL(window.location.href).searchParams.get("q") || "";
-  status.textContent = "Loading the search index…";
-  Promise.all([fetchJSON("search/index.json"), fetchJSON("search/docs.json")]).then(function (loaded) {
-    index = lunr.Index.load(loaded[0]);
-    docs = loaded[1];
-    status.textContent = "";
-    render(input.value);
-  }).catch(function (error) {
-    status.textContent = "The search index could not be loaded (" + error.message + ").";
+  results.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    var links = resultLinks();
+    var i = links.indexOf(document.activeElement);
+    if (event.key === "Escape") { event.preventDefault(); input.focus(); return; }
+    if (i < 0) return;
+    if (event.key === "ArrowDown") {
+      event.preventDefault();
+      if (i + 1 < links.length) links[i + 1].focus();
+      else if (!more.hidden) more.focus();
+    } else if (event.key === "ArrowUp") {
+      event.preventDefault();
+      if (i > 0) links[i - 1].focus(); else input.focus();
+    } else if (event.key === "Home") {
+      event.preventDefault();
+      links[0].focus();
+    } else if (event.key === "End") {
+      event.preventDefault();
+      links[links.length - 1].focus();
+    }
   });
+
+  /* ------------------------------------------------------------ events */
+
+  // History: the first keystroke after a settled search (opened from a link, submitted
+  // with Enter, filtered, or reached with back/forward) starts a new history entry; the
+  // keystrokes after it update that entry. So Back returns to the previous search.
+  var settled = true;
+
+  input.addEventListener("input", function () {
+    state.q = input.value;
+    limit = PAGE;
+    writeURL(settled);
+    settled = false;
+    applyState();
+    if (!hasInput()) showIdle();
+    search();
+  });
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    state.q = input.value;
+    writeURL(settled);
+    settled = true;
+    applyState();
+    search();
+  });
+
+  if (more) {
+    more.addEventListener("click", function () {
+      var before = resultLinks().length;
+      limit += PAGE;
+      var wanted = before;
+      var once = new MutationObserver(function () {
+        var links = resultLinks();
+        if (links.length > wanted) { once.disconnect(); links[wanted].focus(); }
+      });
+      once.observe(results, { childList: true });
+      search();
+    });
+  }
+
+  if (clearButton) {
+    clearButton.addEventListener("click", function () {
+      FILTERS.forEach(function (f) { state[f] = ""; });
+      writeURL(true);
+      settled = true;
+      applyState();
+      search();
+      input.focus();
+    });
+  }
+
+  window.addEventListener("popstate", function () {
+    readURL();
+    settled = true;
+    limit = PAGE;
+    applyState();
+    if (!hasInput()) showIdle();
+    search();
+  });
+
+  readURL();
+  applyState();
+  showIdle();
+  startBackend();
+  search();
 })();

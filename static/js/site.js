@@ -1,6 +1,8 @@
-// Site-wide behaviour: "/" focuses the search box; the theme toggle.
+// Site-wide behaviour: "/" focuses the search box; the light/dark theme toggle.
 (function () {
   "use strict";
+  var KEY = "papershelf-theme";
+
   document.addEventListener("keydown", function (event) {
     if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
@@ -10,27 +12,38 @@
     if (box) { event.preventDefault(); box.focus(); box.select(); }
   });
 
-  var nav = document.querySelector(".header-inner");
-  if (!nav) return;
-  var button = document.createElement("button");
-  button.type = "button";
-  button.className = "theme-toggle";
+  // The theme toggle: a button pressed when the dark theme is on. The choice is remembered;
+  // until the reader makes one, the page follows the system's prefers-color-scheme.
+  var button = document.getElementById("theme-toggle");
+  if (!button) return;
+  var root = document.documentElement;
+  var media = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+
   function current() {
-    var set = document.documentElement.getAttribute("data-theme");
-    if (set) return set;
-    return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+    var set = root.getAttribute("data-theme");
+    if (set === "light" || set === "dark") return set;
+    return media && media.matches ? "dark" : "light";
   }
-  function label() {
-    var next = current() === "dark" ? "light" : "dark";
-    button.textContent = next === "dark" ? "Dark theme" : "Light theme";
-    button.setAttribute("aria-label", "Switch to " + next + " theme");
-  }
+  function sync() { button.setAttribute("aria-pressed", current() === "dark" ? "true" : "false"); }
+
   button.addEventListener("click", function () {
     var next = current() === "dark" ? "light" : "dark";
-    document.documentElement.setAttribute("data-theme", next);
-    try { localStorage.setItem("papershelf-theme", next); } catch (e) { /* not remembered */ }
-    label();
+    root.setAttribute("data-theme", next);
+    try { localStorage.setItem(KEY, next); } catch (e) { /* not remembered, still applied */ }
+    sync();
   });
-  label();
-  nav.appendChild(button);
+  if (media) {
+    var onChange = function () { sync(); };
+    if (media.addEventListener) media.addEventListener("change", onChange);
+    else if (media.addListener) media.addListener(onChange);
+  }
+  // Another tab changed the theme.
+  window.addEventListener("storage", function (event) {
+    if (event.key !== KEY) return;
+    if (event.newValue === "light" || event.newValue === "dark") root.setAttribute("data-theme", event.newValue);
+    else root.removeAttribute("data-theme");
+    sync();
+  });
+  sync();
+  button.hidden = false;
 })();

@@ -1,0 +1,621 @@
+"""Benchmark Papershelf against Hugo on synthetic catalogs; write bench/RESULTS.md.
+
+    .venv/bin/python bench/run.py --papers 1000,10000 --repeat 3
+    .venv/bin/python bench/run.py --papers 50000 --repeat 1      # adds the 50k figures
+
+For each size the synthetic catalog (``bench/synth.py``) is generated once and cached in
+``bench/out/`` (git-ignored), with its Hugo conversion. Then, in one run:
+
+* **cold build**: ``papershelf build`` into a fresh (deleted) output folder;
+* **no-change rebuild**: the same command again, nothing changed;
+* **one-paper-edit rebuild**: one paper's title edited (then restored: the restore is
+  the next edit sample), rebuilt;
+* **Hugo**: ``hugo`` building the same papers with the minimal theme in ``bench/hugo/``
+  (paper, tag, venue, author and list pages) into a fresh folder.
+
+Each is run ``--repeat`` times in a subprocess; the tables show medians. Per build:
+wall time, time per stage (the ``BuildReport`` the CLI returns, captured by
+``bench/build_json.py``), peak memory (max RSS of the child, from ``os.wait4``), pages,
+output size, search index size raw and gzipped. The file cache is warm (the catalog was
+just read), as it is when someone rebuilds.
+
+Results accumulate in ``bench/results.json`` (one entry per size, replaced when that
+size is measured again) and ``bench/RESULTS.md`` is rewritten from all of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gzip
+import hashlib
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))
+
+import synth  # noqa: E402
+
+from generator import frontmatter  # noqa: E402
+from generator.taxonomy import read_taxonomy  # noqa: E402
+
+OUT = BENCH / "out"
+RESULTS_JSON = BENCH / "results.json"
+RESULTS_MD = BENCH / "RESULTS.md"
+HUGO_THEME = BENCH / "hugo"
+BUILD_JSON = BENCH / "build_json.py"
+HUGO = shutil.which("hugo") or "/usr/bin/hugo"
+
+# Goals of issue 6 (at 10,000 papers unless stated).
+GOAL_SIZE = 10000
+GOAL_RATIO = 1.0
+GOAL_PEAK_MB = 500
+GOAL_NOCHANGE_S = 0.5
+GOAL_EDIT_S = 0.3
+GOAL_LINEAR = 5.5
+
+
+# --------------------------------------------------------------------------- measuring
+
+
+@dataclass
+class Sample:
+    wall: float  # seconds, subprocess start to exit
+    peak_mb: float  # max RSS of the child, MiB
+    status: int
+    cpu: float = 0.0  # user + system CPU seconds of the child (steadier than wall time on a busy machine)
+    report: dict = field(default_factory=dict)  # BuildReport as JSON (Papershelf only)
+
+
+def run_measured(argv: list[str], *, log: Path, env: dict[str, str] | None = None) -> Sample:
+    """Run ``argv``; wall time and peak RSS of that child alone (``os.wait4``)."""
+    with open(log, "ab") as out:
+        started = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                cwd=REPO, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped: keep Popen from waiting again
+    return Sample(wall=wall, peak_mb=usage.ru_maxrss / 1024, status=proc.returncode,
+                  cpu=usage.ru_utime + usage.ru_stime)
+
+
+def papershelf_build(content: Path, output: Path, log: Path) -> Sample:
+    report_file = Path(tempfile.mkstemp(prefix="papershelf-report-", suffix=".json")[1])
+    try:
+        sample = run_measured([sys.executable, str(BUILD_JSON), str(report_file), "build",
+                               "--content", str(content), "--output", str(output), "--quiet"], log=log)
+        if sample.status != 0:
+            raise RuntimeError(f"papershelf build failed (exit {sample.status}); see {log}")
+        sample.report = json.loads(report_file.read_text(encoding="utf-8"))
+    finally:
+        report_file.unlink(missing_ok=True)
+    return sample
+
+
+def hugo_build(site: Path, output: Path, log: Path) -> Sample:
+    sample = run_measured([HUGO, "--source", str(site), "--destination", str(output), "--quiet",
+                           "--cacheDir", str(OUT / "hugo-cache"), "--noBuildLock"], log=log)
+    if sample.status != 0:
+        raise RuntimeError(f"hugo failed (exit {sample.status}); see {log}")
+    return sample
+
+
+def tree_size(root: Path) -> tuple[int, int, int]:
+    """(files, HTML pages, bytes) under ``root``."""
+    files = pages = size = 0
+    for folder, _, names in os.walk(root):
+        for name in names:
+            files += 1
+            pages += name.endswith(".html")
+            size += os.path.getsize(os.path.join(folder, name))
+    return files, pages, size
+
+
+def search_sizes(site: Path) -> dict[str, int]:
+    """Bytes of each file under ``search/`` (not HTML), raw and gzipped, and their totals."""
+    sizes: dict[str, int] = {}
+    search = site / "search"
+    raw = gz = 0
+    for path in sorted(search.rglob("*")) if search.is_dir() else []:
+        if not path.is_file() or path.suffix == ".html":
+            continue
+        data = path.read_bytes()
+        name = path.relative_to(search).as_posix()
+        sizes[name] = len(data)
+        sizes[name + ".gz"] = len(gzip.compress(data, compresslevel=6, mtime=0))
+        raw += sizes[name]
+        gz += sizes[name + ".gz"]
+    sizes["total"], sizes["total.gz"] = raw, gz
+    return sizes
+
+
+def index_terms(site: Path) -> int | None:
+    """Distinct terms in the lunr index(es) under ``search/`` (the corpus' vocabulary)."""
+    terms: set[str] = set()
+    found = False
+    for path in sorted((site / "search").glob("*.json")) if (site / "search").is_dir() else []:
+        try:
+            data = json.loads(path.read_bytes())
+        except ValueError:
+            continue
+        if isinstance(data, dict) and isinstance(data.get("invertedIndex"), list):
+            found = True
+            terms.update(entry[0] for entry in data["invertedIndex"] if entry)
+    return len(terms) if found else None
+
+
+# --------------------------------------------------------------------------- catalogs
+
+
+def _digest(paths: list[Path]) -> str:
+    h = hashlib.sha256()
+    for root in paths:
+        files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
+        for path in files:
+            h.update(path.relative_to(REPO).as_posix().encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cached_catalog(n: int, seed: int) -> Path:
+    """The synthetic catalog of size ``n``, regenerated when synth.py or tags.toml changed."""
+    path = OUT / f"catalog-{n}-seed{seed}"
+    stamp = OUT / f"catalog-{n}-seed{seed}.stamp"
+    want = _digest([BENCH / "synth.py", synth.TAGS_TOML])
+    if path.is_dir() and stamp.is_file() and stamp.read_text() == want:
+        return path
+    print(f"  generating {n} papers into {path} ...", flush=True)
+    started = time.perf_counter()
+    synth.generate(n, path, seed)
+    stamp.write_text(want)
+    print(f"  generated in {time.perf_counter() - started:.1f}s", flush=True)
+    return path
+
+
+def _yaml_front(data: dict, body: str = "") -> str:
+    return frontmatter.dump(data, body)
+
+
+def convert_to_hugo(content: Path, site: Path) -> None:
+    """A Hugo site with the same papers: ``venue: x`` is also given as the taxonomy
+    ``venues: [x]``; tags and venues get term pages (``_index.md``) with their names and
+    descriptions, and ``data/venues.json``, ``data/tags.json`` give names by id."""
+    if site.exists():
+        shutil.rmtree(site)
+    (site / "content" / "papers").mkdir(parents=True)
+    shutil.copytree(HUGO_THEME / "layouts", site / "layouts")
+    config = (HUGO_THEME / "hugo.toml").read_text(encoding="utf-8")
+    title = read_site_title(content / "site.toml")
+    config = re.sub(r'^title = .*$', f"title = {json.dumps(title, ensure_ascii=False)}", config, flags=re.M)
+    (site / "hugo.toml").write_text(config, encoding="utf-8")
+    pages = site / "content"
+    (pages / "papers" / "_index.md").write_text(_yaml_front({"title": "All papers"}), encoding="utf-8")
+    for section, title in (("venues", "Venues"), ("tags", "Tags"), ("authors", "Authors")):
+        (pages / section).mkdir(exist_ok=True)
+        (pages / section / "_index.md").write_text(_yaml_front({"title": title}), encoding="utf-8")
+    venue_line = re.compile(r"^venue: *(\S+) *$", re.M)
+    for path in sorted((content / "papers").glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        end = text.find("\n---\n", 3)
+        match = venue_line.search(text, 0, end)
+        if not text.startswith("---\n") or end < 0 or not match:
+            raise ValueError(f"{path}: unexpected front matter")
+        text = "---\nvenues: [" + match.group(1) + "]\n" + text[4:]
+        (pages / "papers" / path.name).write_text(text, encoding="utf-8")
+    # Names by id for the templates (site.Data.venues / site.Data.tags), and a term page each.
+    venues: dict[str, dict] = {}
+    for path in sorted((content / "venues").glob("*.md")):
+        fm = frontmatter.parse(path.read_text(encoding="utf-8"), path.name)
+        folder = pages / "venues" / path.stem
+        folder.mkdir()
+        data = {"title": fm.data["name"], "full_name": fm.data.get("full_name", ""), "year": fm.data.get("year")}
+        venues[path.stem] = {"name": fm.data["name"], "full_name": fm.data.get("full_name", "")}
+        (folder / "_index.md").write_text(_yaml_front(data, fm.body), encoding="utf-8")
+    tags: dict[str, str] = {}
+    for tag_id, tag in read_taxonomy(content / "tags.toml", "tags.toml").items():
+        folder = pages / "tags" / tag_id
+        folder.mkdir()
+        tags[tag_id] = tag.name
+        (folder / "_index.md").write_text(_yaml_front({"title": tag.name, "description": tag.description}),
+                                          encoding="utf-8")
+    (site / "data").mkdir()
+    (site / "data" / "venues.json").write_text(json.dumps(venues, ensure_ascii=False), encoding="utf-8")
+    (site / "data" / "tags.json").write_text(json.dumps(tags, ensure_ascii=False), encoding="utf-8")
+
+
+def read_site_title(path: Path) -> str:
+    import tomllib
+
+    return str(tomllib.loads(path.read_text(encoding="utf-8")).get("title", "Papershelf"))
+
+
+def cached_hugo_site(n: int, seed: int, content: Path) -> Path:
+    site = OUT / f"hugo-{n}-seed{seed}"
+    stamp = OUT / f"hugo-{n}-seed{seed}.stamp"
+    import inspect
+
+    want = _digest([BENCH / "synth.py", synth.TAGS_TOML, HUGO_THEME])
+    want += hashlib.sha256(inspect.getsource(convert_to_hugo).encode()).hexdigest()[:8]
+    if site.is_dir() and stamp.is_file() and stamp.read_text() == want:
+        return site
+    print(f"  converting to a Hugo site in {site} ...", flush=True)
+    convert_to_hugo(content, site)
+    stamp.write_text(want)
+    return site
+
+
+# --------------------------------------------------------------------------- one size
+
+
+class TitleEditor:
+    """Edits one paper's title and restores the file byte for byte."""
+
+    def __init__(self, content: Path):
+        papers = sorted((content / "papers").glob("*.md"))
+        self.path = papers[len(papers) // 2]
+        self.original = self.path.read_bytes()
+        self.edited = False
+        self.count = 0
+
+    def toggle(self) -> None:
+        if self.edited:
+            self.path.write_bytes(self.original)
+        else:
+            self.count += 1
+            fm = frontmatter.parse(self.original.decode("utf-8"), self.path.name)
+            data = dict(fm.data)
+            data["title"] = f"{data['title']} (edited {self.count})"
+            self.path.write_text(frontmatter.dump(data, fm.body), encoding="utf-8")
+        self.edited = not self.edited
+
+    def restore(self) -> None:
+        if self.path.read_bytes() != self.original:
+            self.path.write_bytes(self.original)
+        self.edited = False
+
+
+def measure_size(n: int, seed: int, repeat: int, use_hugo: bool,
+                 builds: tuple[str, ...] = ("cold", "nochange", "edit"), rebuild_repeat: int | None = None) -> dict:
+    print(f"== {n} papers", flush=True)
+    content = cached_catalog(n, seed)
+    site = OUT / f"site-{n}"
+    log = OUT / f"log-{n}.txt"
+    log.write_text("")
+    rebuild_repeat = repeat if rebuild_repeat is None else rebuild_repeat
+    result: dict = {"papers": n, "seed": seed, "repeat": repeat, "rebuild_repeat": rebuild_repeat,
+                    "load_before": os.getloadavg()[0]}
+
+    cold: list[Sample] = []
+    for i in range(repeat):
+        shutil.rmtree(site, ignore_errors=True)
+        cold.append(papershelf_build(content, site, log))
+        print(f"  cold build {i + 1}/{repeat}: {cold[-1].wall:.2f}s, {cold[-1].peak_mb:.0f} MiB", flush=True)
+    files, html, size = tree_size(site)
+    result["output"] = {"files": files, "html_pages": html, "bytes": size,
+                        "pages_reported": cold[-1].report.get("pages"),
+                        "bytes_reported": cold[-1].report.get("bytes_written"),
+                        "search": search_sizes(site), "index_terms": index_terms(site),
+                        "authors": _count_dirs(site / "authors"), "venues": _count_dirs(site / "venues"),
+                        "tags": _count_dirs(site / "tags")}
+    nochange: list[Sample] = []
+    for i in range(rebuild_repeat if "nochange" in builds else 0):
+        nochange.append(papershelf_build(content, site, log))
+        print(f"  no-change rebuild {i + 1}/{rebuild_repeat}: {nochange[-1].wall:.2f}s", flush=True)
+    edit: list[Sample] = []
+    editor = TitleEditor(content)
+    try:
+        for i in range(rebuild_repeat if "edit" in builds else 0):
+            editor.toggle()
+            edit.append(papershelf_build(content, site, log))
+            print(f"  one-edit rebuild {i + 1}/{rebuild_repeat}: {edit[-1].wall:.2f}s", flush=True)
+    finally:
+        editor.restore()
+    result["edited_file"] = editor.path.name
+    result["ours"] = {"cold": [asdict(s) for s in cold], "nochange": [asdict(s) for s in nochange],
+                      "edit": [asdict(s) for s in edit]}
+
+    if use_hugo:
+        hugo_site = cached_hugo_site(n, seed, content)
+        hugo_out = OUT / f"hugo-public-{n}"
+        runs: list[Sample] = []
+        for i in range(repeat):
+            shutil.rmtree(hugo_out, ignore_errors=True)
+            runs.append(hugo_build(hugo_site, hugo_out, log))
+            print(f"  hugo build {i + 1}/{repeat}: {runs[-1].wall:.2f}s, {runs[-1].peak_mb:.0f} MiB", flush=True)
+        files, html, size = tree_size(hugo_out)
+        result["hugo"] = {"cold": [asdict(s) for s in runs],
+                          "output": {"files": files, "html_pages": html, "bytes": size}}
+        shutil.rmtree(hugo_out, ignore_errors=True)
+    shutil.rmtree(site, ignore_errors=True)
+    result["load_after"] = os.getloadavg()[0]
+    return result
+
+
+def _count_dirs(folder: Path) -> int:
+    return sum(1 for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else 0
+
+
+# --------------------------------------------------------------------------- machine
+
+
+def _run_text(argv: list[str]) -> str:
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=30, cwd=REPO).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def machine() -> dict[str, object]:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    ram_gb = None
+    try:
+        match = re.search(r"MemTotal:\s+(\d+) kB", Path("/proc/meminfo").read_text())
+        ram_gb = round(int(match.group(1)) / 1024 / 1024, 1) if match else None
+    except OSError:
+        pass
+    versions = {}
+    for package in ("lunr", "Jinja2", "Markdown", "markdown-it-py", "latex2mathml", "PyYAML"):
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            pass
+    hugo = _run_text([HUGO, "version"]) if Path(HUGO).exists() else "not installed"
+    # PAPERSHELF_BENCH_CODE describes the code measured when it is not this checkout's HEAD
+    # (e.g. a copy of a working tree that other work was changing).
+    label = os.environ.get("PAPERSHELF_BENCH_CODE")
+    if label:
+        return {"cpu": cpu, "cores": os.cpu_count(), "ram_gb": ram_gb, "os": platform.platform(),
+                "python": platform.python_version(), "hugo": hugo, "packages": versions, "commit": label}
+    commit = _run_text(["git", "rev-parse", "--short", "HEAD"])
+    dirty = bool(_run_text(["git", "status", "--porcelain", "--untracked-files=no", "--", "generator", "templates"]))
+    return {
+        "cpu": cpu, "cores": os.cpu_count(), "ram_gb": ram_gb,
+        "os": platform.platform(), "python": platform.python_version(), "hugo": hugo,
+        "packages": versions, "commit": commit + (" (generator/templates modified)" if dirty else ""),
+    }
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def _walls(samples: list[dict]) -> list[float]:
+    return [s["wall"] for s in samples]
+
+
+def summarise(entry: dict) -> dict[str, float | None]:
+    ours = entry["ours"]
+    cold = _median(_walls(ours["cold"]))
+    hugo = _median(_walls(entry["hugo"]["cold"])) if entry.get("hugo") else None
+    cpu = [x.get("cpu") for x in ours["cold"]]
+    hugo_cpu = [x.get("cpu") for x in entry["hugo"]["cold"]] if entry.get("hugo") else []
+    cpu_cold = _median(cpu) if cpu and all(cpu) else None
+    cpu_hugo = _median(hugo_cpu) if hugo_cpu and all(hugo_cpu) else None
+    return {
+        "cpu_cold": cpu_cold, "cpu_hugo": cpu_hugo,
+        "cold": cold, "hugo": hugo, "ratio": cold / hugo if hugo else None,
+        "nochange": _median(_walls(ours["nochange"])) if ours["nochange"] else None,
+        "edit": _median(_walls(ours["edit"])) if ours["edit"] else None,
+        "peak_mb": max(s["peak_mb"] for k in ("cold", "nochange", "edit") for s in ours.get(k, [])),
+        "hugo_peak_mb": max(s["peak_mb"] for s in entry["hugo"]["cold"]) if entry.get("hugo") else None,
+    }
+
+
+def _fmt(value: float | None, unit: str = "", digits: int = 2) -> str:
+    return "–" if value is None else f"{value:.{digits}f}{unit}"
+
+
+def _mb(n: int | None) -> str:
+    return "–" if n is None else (f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n / 1e3:.0f} kB")
+
+
+def render_markdown(results: dict) -> str:
+    entries = [results["sizes"][k] for k in sorted(results["sizes"], key=int)]
+    lines = [
+        "# Benchmark results",
+        "",
+        "Written by `bench/run.py` (do not edit by hand; rerun it). Synthetic catalogs from",
+        "`bench/synth.py` (seed abstracts' sentences, Zipf pseudo-words, 1–12 authors from a large",
+        "name pool, venues over several years); Hugo builds the same paper files with the minimal",
+        "theme in `bench/hugo/`. Times are wall-clock seconds of the whole subprocess (Python",
+        "start-up and imports included), **median** of the repeats; peak memory is the maximum RSS",
+        "of the build process. The machine is shared and noisy: compare ratios, not absolute times;",
+        "when the load average was high, CPU seconds (user + system, where recorded) are steadier",
+        "than wall time (Hugo uses both cores, so its CPU time exceeds its wall time).",
+        "",
+        "## Summary",
+        "",
+        "| papers | cold build | Hugo | ratio (ours / Hugo) | CPU s, ours / Hugo | no-change rebuild "
+        "| one-edit rebuild | peak memory | Hugo peak | pages | output | search files (raw → gzip) | index terms "
+        "| repeats |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for e in entries:
+        s = summarise(e)
+        search = e["output"]["search"]
+        idx = f"{_mb(search.get('total'))} → {_mb(search.get('total.gz'))}" if search else "–"
+        lines.append(
+            f"| {e['papers']:,} | {_fmt(s['cold'], ' s')} | {_fmt(s['hugo'], ' s')} | {_fmt(s['ratio'], '×', 1)} "
+            f"| {_fmt(s['cpu_cold'], '', 0)} / {_fmt(s['cpu_hugo'], '', 0)} "
+            f"| {_fmt(s['nochange'], ' s')} | {_fmt(s['edit'], ' s')} | {_fmt(s['peak_mb'], ' MiB', 0)} "
+            f"| {_fmt(s['hugo_peak_mb'], ' MiB', 0)} | {e['output']['pages_reported'] or e['output']['html_pages']:,} "
+            f"| {_mb(e['output']['bytes'])} | {idx} | {e['output'].get('index_terms') or '–'} "
+            f"| {e['repeat']} (rebuilds {e.get('rebuild_repeat', e['repeat'])}) |"
+        )
+    lines += ["", "## Goals (issue 6)", "", "| goal | target | measured | met? |", "| --- | --- | --- | --- |"]
+    goal = results["sizes"].get(str(GOAL_SIZE))
+    if goal:
+        s = summarise(goal)
+        rows = [
+            (f"cold build incl. search index, {GOAL_SIZE:,} papers", f"≤ {GOAL_RATIO:.1f} × Hugo",
+             _fmt(s["ratio"], " × Hugo", 1), s["ratio"] is not None and s["ratio"] <= GOAL_RATIO),
+            ("peak memory", f"< {GOAL_PEAK_MB} MB", _fmt(s["peak_mb"], " MiB", 0), s["peak_mb"] < GOAL_PEAK_MB),
+            ("no-change rebuild", f"≤ {GOAL_NOCHANGE_S} s", _fmt(s["nochange"], " s"),
+             s["nochange"] is not None and s["nochange"] <= GOAL_NOCHANGE_S),
+            ("one paper edited", f"≤ {GOAL_EDIT_S} s", _fmt(s["edit"], " s"),
+             s["edit"] is not None and s["edit"] <= GOAL_EDIT_S),
+        ]
+        big = results["sizes"].get(str(GOAL_SIZE * 5))
+        if big:
+            growth = summarise(big)["cold"] / s["cold"]
+            rows.append(("linear growth: 50,000 / 10,000 cold", f"≤ {GOAL_LINEAR}", _fmt(growth, "×", 1),
+                         growth <= GOAL_LINEAR))
+        else:
+            rows.append(("linear growth: 50,000 / 10,000 cold", f"≤ {GOAL_LINEAR}", "not measured yet", False))
+        for name, target, measured, met in rows:
+            lines.append(f"| {name} | {target} | {measured} | {'yes' if met else 'no'} |")
+    else:
+        lines.append(f"| (the {GOAL_SIZE:,}-paper size has not been measured yet) | | | |")
+
+    for e in entries:
+        s = summarise(e)
+        m = e["machine"]
+        lines += ["", f"## {e['papers']:,} papers", "",
+                  f"Measured {e['date']} with `{e['command']}`. Code measured: {m['commit']}; "
+                  f"1-minute load average {e.get('load_before', float('nan')):.1f} before, "
+                  f"{e.get('load_after', float('nan')):.1f} after (2 cores; other work was running when > 1).", ""]
+        out = e["output"]
+        lines.append(f"Catalog: {e['papers']:,} papers, {out.get('venues', '–')} venues, "
+                     f"{out.get('tags', '–')} tags, "
+                     f"{out.get('authors', '–'):,} authors; {out['files']:,} files written "
+                     f"({out['html_pages']:,} HTML), {_mb(out['bytes'])}. Edited paper: `{e['edited_file']}`.")
+        lines += ["", "Time per stage (median over the cold builds, seconds; from the `BuildReport`):", ""]
+        stages: list[str] = []
+        for sample in e["ours"]["cold"]:
+            for name in sample["report"].get("seconds", {}):
+                if name not in stages:
+                    stages.append(name)
+        header = ["build"] + ["start-up + imports"] + stages + ["stages total", "process wall"]
+        lines.append("| " + " | ".join(header) + " |")
+        lines.append("| --- |" + " ---: |" * (len(header) - 1))
+        for kind, label in (("cold", "cold"), ("nochange", "no change"), ("edit", "one edit")):
+            samples = e["ours"][kind]
+            if not samples:
+                continue
+            row = [label, _fmt(_median([x["report"].get("import_seconds", 0) for x in samples]))]
+            for name in stages:
+                row.append(_fmt(_median([x["report"].get("seconds", {}).get(name, 0.0) for x in samples])))
+            row.append(_fmt(_median([sum(x["report"].get("seconds", {}).values()) for x in samples])))
+            row.append(_fmt(_median(_walls(samples))))
+            lines.append("| " + " | ".join(row) + " |")
+        search = out["search"]
+        if search:
+            groups: dict[str, list[int]] = {}  # file, or folder/ for shards: [files, raw, gzip]
+            for name, size in search.items():
+                if name.endswith(".gz") or name == "total":
+                    continue
+                key = name.split("/", 1)[0] + "/*" if "/" in name else name
+                group = groups.setdefault(key, [0, 0, 0])
+                group[0] += 1
+                group[1] += size
+                group[2] += search.get(name + ".gz", 0)
+            lines += ["", "Search files (under `search/`): " + ", ".join(
+                f"`{key}`{f' ({count} files)' if count > 1 else ''} {_mb(raw)} (gzip {_mb(gz)})"
+                for key, (count, raw, gz) in groups.items())
+                + f"; total {_mb(search.get('total'))} (gzip {_mb(search.get('total.gz'))})."]
+        lines += ["", "All samples (wall s / peak MiB):", ""]
+        for kind in ("cold", "nochange", "edit"):
+            if not e["ours"][kind]:
+                continue
+            shown = ", ".join(f"{x['wall']:.2f} / {x['peak_mb']:.0f}" for x in e["ours"][kind])
+            lines.append(f"- Papershelf {kind}: {shown}")
+        if e.get("hugo"):
+            shown = ", ".join(f"{x['wall']:.2f} / {x['peak_mb']:.0f}" for x in e["hugo"]["cold"])
+            h = e["hugo"]["output"]
+            lines.append(f"- Hugo cold: {shown} ({h['html_pages']:,} HTML pages, {_mb(h['bytes'])})")
+        lines += ["", f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gb']} GB RAM; {m['os']}; "
+                      f"Python {m['python']}; {m['hugo']}; "
+                      + ", ".join(f"{k} {v}" for k, v in m["packages"].items()) + "."]
+    lines += ["", "## How to run", "",
+              "```sh",
+              "make setup                                   # venv + npm; Hugo: apt-get install hugo",
+              ".venv/bin/python bench/run.py --papers 1000,10000 --repeat 3",
+              ".venv/bin/python bench/run.py --papers 50000 --repeat 1   # slow: adds the 50k row",
+              ".venv/bin/python bench/synth.py 10000 /tmp/cat10k          # just a catalog",
+              "```", "",
+              "Catalogs and Hugo sites are cached in `bench/out/` (git-ignored) and regenerated when",
+              "`bench/synth.py`, `content/tags.toml` or the Hugo theme change. Build logs:",
+              "`bench/out/log-<papers>.txt`.", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--papers", default="1000,10000",
+                        help="comma-separated catalog sizes (default: 1000,10000)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each build (median shown)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-hugo", action="store_true", help="skip the Hugo comparison")
+    parser.add_argument("--rebuild-repeat", type=int, default=None,
+                        help="runs of the no-change and one-edit rebuilds (default: --repeat)")
+    parser.add_argument("--builds", default="cold,nochange,edit",
+                        help="which Papershelf builds to time (default: cold,nochange,edit; e.g. 'cold' for 50k)")
+    parser.add_argument("--results", type=Path, default=RESULTS_JSON, help="results file (JSON) to update")
+    parser.add_argument("--markdown", type=Path, default=RESULTS_MD, help="Markdown report to rewrite")
+    parser.add_argument("--report-only", action="store_true",
+                        help="measure nothing: rewrite the Markdown report from the results file")
+    args = parser.parse_args(argv)
+    if args.report_only:
+        results = json.loads(args.results.read_text(encoding="utf-8"))
+        args.markdown.write_text(render_markdown(results), encoding="utf-8")
+        print(f"Wrote {args.markdown}")
+        return 0
+    sizes = [int(x.replace("_", "")) for x in args.papers.split(",") if x.strip()]
+    if not sizes or min(sizes) < 1 or args.repeat < 1:
+        parser.error("--papers needs positive sizes and --repeat at least 1")
+    builds = tuple(b.strip() for b in args.builds.split(",") if b.strip())
+    if "cold" not in builds or set(builds) - {"cold", "nochange", "edit"}:
+        parser.error("--builds: 'cold' plus any of 'nochange', 'edit'")
+    use_hugo = not args.no_hugo
+    if use_hugo and not Path(HUGO).exists():
+        print("hugo not found (apt-get install hugo); running without the Hugo comparison", file=sys.stderr)
+        use_hugo = False
+    OUT.mkdir(parents=True, exist_ok=True)
+    results = json.loads(args.results.read_text(encoding="utf-8")) if args.results.is_file() else {"sizes": {}}
+    command = "python bench/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    info = machine()
+    for n in sizes:
+        entry = measure_size(n, args.seed, args.repeat, use_hugo, builds, args.rebuild_repeat)
+        entry["date"] = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+        entry["command"] = command.strip()
+        entry["machine"] = info
+        results["sizes"][str(n)] = entry
+        args.results.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        args.markdown.write_text(render_markdown(results), encoding="utf-8")
+        s = summarise(entry)
+        print(f"  => cold {s['cold']:.2f}s, Hugo {_fmt(s['hugo'], 's')}, ratio {_fmt(s['ratio'], '×', 1)}, "
+              f"no-change {_fmt(s['nochange'], 's')}, edit {_fmt(s['edit'], 's')}, peak {s['peak_mb']:.0f} MiB",
+              flush=True)
+    print(f"Wrote {args.markdown} and {args.results}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,343 @@
+"""Search in a real browser (headless Chromium): typing, prefixes, typos, filters, deep links,
+history, keyboard, assistive-technology hooks, hostile text, no JavaScript, no workers."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from ..conftest import ContentDir, paper_md
+from .conftest import StaticServer, build_site
+
+WATERMARK = "an-unforgeable-publicly-verifiable-watermark-for-large-language-models"
+KMEANS = "statistically-optimal-k-means-clustering-via-nonnegative-low-rank-semidefinite"
+CONDENSATION = "navigating-complexity-toward-lossless-graph-condensation-via-expanding-window"
+METAGENOMIC = "encoding-unitig-level-assembly-graphs-with-heterophilous-constraints-for"
+TACTILE = "difftactile-a-physics-based-differentiable-tactile-simulator-for-contact-rich"
+
+
+def wait_ready(page) -> None:
+    page.wait_for_selector("#search-results[data-state=ready]", state="attached", timeout=20000)
+
+
+def results_for(page, text: str) -> list[str]:
+    """Wait until the results shown are those for ``text``; their slugs, in order."""
+    page.wait_for_function(
+        "(q) => { const r = document.getElementById('search-results');"
+        " return r.getAttribute('data-query') === q && r.getAttribute('data-state') === 'ready'; }",
+        arg=text, timeout=20000)
+    return page.eval_on_selector_all("#search-results > li", "els => els.map(e => e.dataset.slug)")
+
+
+def search(page, text: str) -> list[str]:
+    page.fill("#search-input", text)
+    return results_for(page, text)
+
+
+def open_search(page, server, query: str = "") -> None:
+    page.goto(server.url("/search/" + (f"?{query}" if query else "")))
+    wait_ready(page)
+
+
+def url_params(page) -> dict[str, list[str]]:
+    return parse_qs(urlsplit(page.url).query)
+
+
+# ---------------------------------------------------------------------------------------
+# Finding papers
+# ---------------------------------------------------------------------------------------
+
+
+def test_results_follow_typing_without_pressing_enter(page, server):
+    open_search(page, server)
+    page.locator("#search-input").press_sequentially("tactile sim", delay=30)
+    slugs = results_for(page, "tactile sim")
+    assert slugs[0] == TACTILE
+    assert "tactile+sim" in page.url or "tactile%20sim" in page.url  # the URL follows the box
+
+
+@pytest.mark.parametrize("prefix, slug, word", [
+    ("metagen", METAGENOMIC, "metagenomic"),
+    ("condens", CONDENSATION, "condensation"),
+    ("experim", None, "experiment"),
+])
+def test_half_typed_last_word_matches_as_a_prefix(page, server, prefix, slug, word):
+    open_search(page, server)
+    page.locator("#search-input").press_sequentially(prefix, delay=20)
+    slugs = results_for(page, prefix)
+    assert slugs, f"nothing found for {prefix!r}"
+    if slug:
+        assert slugs[0] == slug
+    marks = page.eval_on_selector_all("#search-results mark", "els => els.map(e => e.textContent.toLowerCase())")
+    assert any(m.startswith(word) for m in marks), marks[:10]
+
+
+def test_one_typo_still_finds_the_paper(page, server):
+    open_search(page, server)
+    assert search(page, "watermrk")[0] == WATERMARK
+    assert search(page, "reinforcment learning")  # long word with a missing letter
+
+
+def test_math_is_searchable_as_text(page, server):
+    open_search(page, server)
+    assert search(page, "k-means")[0] == KMEANS
+    assert search(page, "kmeans")[0] == KMEANS
+    title = page.locator(f"#search-results li[data-slug='{KMEANS}'] h3").inner_text()
+    assert "$" not in title and "K-means" in title
+
+
+def test_author_names_match_with_and_without_accents(page, server):
+    open_search(page, server)
+    for query in ("Rätsch", "ratsch", "hernandez-lobato", "José Miguel"):
+        slugs = search(page, query)
+        assert slugs, query
+        authors = page.locator("#search-results > li").first.locator(".paper-item-authors")
+        assert authors.locator("mark").count() >= 1, query
+
+
+def test_a_result_shows_title_authors_venue_tags_and_a_highlighted_snippet(page, server):
+    open_search(page, server, "q=UnitigBin")
+    slugs = results_for(page, "UnitigBin")
+    assert slugs == [METAGENOMIC]
+    item = page.locator("#search-results > li").first
+    assert "Metagenomic" in item.locator("h3 a").inner_text()
+    assert item.locator("h3 a").get_attribute("href") == f"/papers/{METAGENOMIC}/"
+    assert item.locator(".paper-item-authors").inner_text().strip()
+    assert item.locator(".badge-venue").inner_text() in ("ICLR 2024", "ICML 2024")
+    assert item.locator(".chip").count() >= 1
+    page.wait_for_function("() => !document.querySelector('#search-results [data-pending]')")
+    snippet = item.locator(".paper-item-snippet")
+    assert "UnitigBin" in [m.inner_text() for m in snippet.locator("mark").all()]
+    save = item.locator("button.save-button")
+    assert save.get_attribute("data-slug") == METAGENOMIC
+    assert save.get_attribute("aria-pressed") == "false"
+    assert save.get_attribute("data-title").startswith("Encoding Unitig-level Assembly Graphs")
+    assert re.search(r"\b1 paper matches\b", page.locator("#search-status").inner_text())
+
+
+def test_words_missing_from_every_paper_give_partial_results_with_a_note(page, server):
+    open_search(page, server)
+    slugs = search(page, "watermark zebrafish")
+    assert slugs[0] == WATERMARK
+    assert "No paper matches every word" in page.locator("#search-status").inner_text()
+
+
+def test_no_match_shows_the_empty_state_with_tags_and_venues(page, server):
+    open_search(page, server)
+    assert search(page, "qqqqxyzzy") == []
+    empty = page.locator("#search-empty")
+    assert empty.is_visible()
+    hrefs = empty.locator("a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+    assert any(h.startswith("/tags/") and h != "/tags/" for h in hrefs)
+    assert any(h.startswith("/venues/") and h != "/venues/" for h in hrefs)
+    page.wait_for_function("() => document.getElementById('search-live').textContent.includes('No papers match')")
+
+
+def test_the_count_is_announced_to_assistive_technology(page, server):
+    open_search(page, server)
+    live = page.locator("#search-live")
+    assert live.get_attribute("role") == "status"
+    assert live.get_attribute("aria-live") == "polite"
+    assert page.locator("label[for=search-input]").inner_text().strip()
+    search(page, "diffusion")
+    page.wait_for_function("() => /\\d+ papers? match/.test(document.getElementById('search-live').textContent)")
+
+
+def test_show_more_adds_results(page, server):
+    open_search(page, server)
+    slugs = search(page, "learning")
+    total = int(page.locator("#search-results").get_attribute("data-total"))
+    assert total > 20 and len(slugs) == 20
+    page.click("#search-more")
+    page.wait_for_function("() => document.querySelectorAll('#search-results > li').length > 20")
+    more = page.eval_on_selector_all("#search-results > li", "els => els.map(e => e.dataset.slug)")
+    assert more[:20] == slugs and len(set(more)) == len(more) == min(40, total)
+
+
+# ---------------------------------------------------------------------------------------
+# Filters, URL and history
+# ---------------------------------------------------------------------------------------
+
+
+def test_filters_combine_and_live_in_the_url(page, server):
+    open_search(page, server, "q=learning")
+    results_for(page, "learning")
+    total = lambda: int(page.locator("#search-results").get_attribute("data-total"))  # noqa: E731
+    counts = [total()]
+    page.select_option("#search-filter-venue", "icml-2024")
+    page.wait_for_function("() => new URL(location.href).searchParams.get('venue') === 'icml-2024'")
+    results_for(page, "learning")
+    counts.append(total())
+    badges = page.eval_on_selector_all("#search-results .badge-venue", "els => els.map(e => e.textContent)")
+    assert badges and set(badges) == {"ICML 2024"}
+    option = page.locator("#search-filter-tag option").nth(1)
+    tag = option.get_attribute("value")
+    page.select_option("#search-filter-tag", tag)
+    page.wait_for_function("(t) => new URL(location.href).searchParams.get('tag') === t", arg=tag)
+    both = results_for(page, "learning")
+    counts.append(total())
+    tag_name = option.get_attribute("data-name")
+    for item in page.locator("#search-results > li").all():
+        assert item.locator(".badge-venue").inner_text() == "ICML 2024"
+        assert tag_name in item.locator(".chip").all_inner_texts()
+    assert counts[0] > counts[1] > counts[2] > 0
+    assert url_params(page) == {"q": ["learning"], "venue": ["icml-2024"], "tag": [tag]}
+    # the same URL opened afresh shows the same state
+    page.goto(page.url)
+    wait_ready(page)
+    assert results_for(page, "learning") == both
+    assert page.input_value("#search-filter-venue") == "icml-2024"
+    assert page.input_value("#search-filter-tag") == tag
+
+
+def test_year_filter_and_filters_without_words(page, server):
+    open_search(page, server, "year=2024&venue=iclr-2024")
+    page.wait_for_function("() => document.querySelectorAll('#search-results > li').length > 0")
+    badges = page.eval_on_selector_all("#search-results .badge-venue", "els => els.map(e => e.textContent)")
+    assert set(badges) == {"ICLR 2024"}
+    page.select_option("#search-filter-year", "")
+    page.wait_for_function("() => !new URL(location.href).searchParams.has('year')")
+
+
+def test_deep_link_back_and_forward(page, server):
+    open_search(page, server, "q=diffusion")
+    first = results_for(page, "diffusion")
+    assert first
+    page.fill("#search-input", "watermark")
+    page.press("#search-input", "Enter")
+    assert results_for(page, "watermark")[0] == WATERMARK
+    assert url_params(page)["q"] == ["watermark"]
+    page.go_back()
+    assert results_for(page, "diffusion") == first
+    assert page.input_value("#search-input") == "diffusion"
+    page.go_forward()
+    assert results_for(page, "watermark")[0] == WATERMARK
+    assert page.input_value("#search-input") == "watermark"
+
+
+def test_the_header_box_on_any_page_leads_to_search(page, server):
+    page.goto(server.url("/papers/"))
+    page.fill("#header-q", "tactile")
+    page.press("#header-q", "Enter")
+    page.wait_for_url("**/search/?q=tactile")
+    assert results_for(page, "tactile")[0] == TACTILE
+    assert page.input_value("#search-input") == "tactile"
+
+
+# ---------------------------------------------------------------------------------------
+# Keyboard
+# ---------------------------------------------------------------------------------------
+
+
+def test_keyboard_slash_arrows_and_enter(page, server):
+    open_search(page, server)
+    page.locator("h1").click()
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "search-input"
+    page.keyboard.type("graph")
+    slugs = results_for(page, "graph")
+    assert len(slugs) >= 3
+    focused = "() => document.activeElement.closest('li') && document.activeElement.closest('li').dataset.slug"
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(focused) == slugs[0]
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(focused) == slugs[2]
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(focused) == slugs[1]
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.id") == "search-input"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/papers/{slugs[1]}/")
+
+
+def test_clicking_a_result_opens_the_paper(page, server):
+    open_search(page, server, "q=watermark")
+    results_for(page, "watermark")
+    page.locator("#search-results > li h3 a").first.click()
+    page.wait_for_url(f"**/papers/{WATERMARK}/")
+
+
+# ---------------------------------------------------------------------------------------
+# Other sites, hostile text, degraded browsers
+# ---------------------------------------------------------------------------------------
+
+
+def test_search_works_under_a_subpath(page, subpath_server):
+    page.goto(subpath_server.url("/catalog/search/?q=tactile"))
+    slugs = results_for(page, "tactile")
+    assert slugs[0] == TACTILE
+    href = page.locator("#search-results li h3 a").first.get_attribute("href")
+    assert href == f"/catalog/papers/{TACTILE}/"
+    assert page.locator("#search-results .badge-venue").first.get_attribute("href").startswith("/catalog/venues/")
+
+
+@pytest.fixture(scope="module")
+def odd_site(tmp_path_factory):
+    """A catalog with hostile titles, close spellings and accents."""
+    root = tmp_path_factory.mktemp("odd-search")
+    content = ContentDir(root / "content")
+    content.add_paper("hostile", paper_md(
+        title='<img src=x onerror="window.pwned=1"> & <b>bold</b> sensor',
+        authors=("Eve <img src=x onerror=window.pwned=3>", "Mallory <b>Bold</b>"),
+        body='An abstract with <script>window.pwned=2</script> and "quotes" and the sensor.'))
+    content.add_paper("exact", paper_md(title="Sensor Networks", body="Networks of sensors."))
+    content.add_paper("typo", paper_md(title="Censor Networks", body="Networks that censor."))
+    content.add_paper("accents", paper_md(title="Learning with Łukasz", authors=("Łukasz Kaiser", "Zoë Müller"),
+                                          body="Nothing else."))
+    srv = StaticServer(build_site(root / "site", "/", content.root))
+    yield srv
+    srv.close()
+
+
+def test_hostile_text_is_shown_as_text(page, odd_site):
+    open_search(page, odd_site, "q=sensor")
+    slugs = results_for(page, "sensor")
+    assert "hostile" in slugs
+    item = page.locator("#search-results li[data-slug=hostile]")
+    assert "bold sensor" in item.locator("h3 a").inner_text()
+    assert "Eve <img src=x onerror=window.pwned=3>" in item.locator(".paper-item-authors").inner_text()
+    page.wait_for_function("() => !document.querySelector('#search-results [data-pending]')")
+    assert "window.pwned=2" in item.locator(".paper-item-snippet").inner_text()
+    assert item.locator("img, b, script").count() == 0
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.pwned === undefined")
+
+
+def test_a_typo_match_ranks_below_the_exact_match(page, odd_site):
+    open_search(page, odd_site)
+    slugs = search(page, "sensor networks")
+    assert slugs.index("exact") < slugs.index("typo")
+    slugs = search(page, "censor networks")
+    assert slugs.index("typo") < slugs.index("exact")
+
+
+def test_names_without_their_diacritics(page, odd_site):
+    open_search(page, odd_site)
+    assert search(page, "lukasz") == ["accents"]
+    assert search(page, "zoe mueller") == ["accents"]
+    assert search(page, "Zoë Müller") == ["accents"]
+
+
+def test_without_javascript_the_page_says_so_and_links_to_indexes(browser, server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server.url("/search/?q=watermark"))
+    notice = page.locator("noscript").first
+    text = page.evaluate("document.querySelector('noscript').textContent")
+    assert "JavaScript" in text
+    for target in ("/tags/", "/venues/", "/authors/"):
+        assert f'href="{target}"' in page.content()
+    assert notice.count() == 1
+    context.close()
+
+
+def test_search_still_works_without_web_workers(page, server):
+    page.add_init_script("delete window.Worker;")
+    open_search(page, server, "q=watermark")
+    assert results_for(page, "watermark")[0] == WATERMARK
