@@ -22,7 +22,9 @@ Public API (all pure and deterministic, never raise on any string; results are m
 ``render_title(source)``
     Inline HTML for a title (no ``<p>``, no ``<a>``: links become their text).
 ``plain_text(source)``
-    Readable plain text for meta descriptions and the search index.
+    Readable plain text for meta descriptions and the search index. Text that looks like
+    HTML (``<b>``, ``<script>``) is kept as typed, as the page shows it: every consumer
+    escapes plain text or sets it as ``textContent``.
 ``excerpt(plain, limit=200)``
     Cut plain text at a word boundary, adding "…" when cut; the result is at most ``limit``
     characters long, the ellipsis included.
@@ -50,7 +52,16 @@ Text-mode LaTeX (outside math), as a reader would expect it:
   (``\\mycmd{x}`` -> ``x``); unknown commands without an argument that name a math symbol
   become the symbol (``\\alpha`` -> α) and otherwise show their name without the backslash
   (``\\eft`` -> ``eft``: such commands are usually an author's macro for a method name).
-  Balanced ``{...}`` groups lose their braces, as in LaTeX.
+* Braces are LaTeX groups, which lose their braces, only where LaTeX is being written: a
+  command's arguments (``\\mycmd{x}{y}``, ``\\LaTeX{}``), a group that starts with a command
+  (``{\\bf x}``, ``{\\"o}``) and any group inside those. Other braces are text
+  (``{a, b}``, ``{"key": 1}``, the set in ``$K:=${$x \\in A$}``). Text that looks like a
+  template tag, ``{{ x }}``, ``{% x %}`` or ``{# x #}``, is shown exactly as typed (it is
+  never evaluated: templates print it as text).
+
+Blocks nested deeper than markdown-it goes (20 levels of quotes or lists) are shown as their
+source, in plain paragraphs that keep inline Markdown, LaTeX and math, instead of losing text.
+Control characters, the byte-order mark and Unicode noncharacters are dropped.
 
 The conversion works on markdown-it tokens after parsing (math spans are separate tokens, so
 it never touches math), emits only text tokens and fixed tags, and every text token is escaped
