@@ -24,7 +24,7 @@ VENV_PY   := $(VENV)/bin/python
 PIP_STAMP := $(VENV)/.papershelf-pip.stamp
 NPM_STAMP := node_modules/.papershelf-npm.stamp
 
-.PHONY: help setup build serve test check clean
+.PHONY: help setup build serve test check clean screenshots
 
 help:
 	@echo "Targets:"
@@ -80,3 +80,6 @@ check: setup
 
 clean:
 	rm -rf site $(VENV) node_modules .pytest_cache $(PIP_STAMP) $(NPM_STAMP)
+
+screenshots: setup
+	$(VENV_PY) scripts/screenshots.py
