@@ -539,6 +539,105 @@ def _tie(tokens: Sequence[Tok], i: int) -> bool:
     return not before.isspace() and not after.isspace() and before not in "/:="
 
 
+LITERAL = "literal"  # text shown exactly as written (a template tag such as "{{ x }}")
+_TEMPLATE_CLOSERS = {"{": "}}", "%": "%}", "#": "#}"}  # as ``text``: {{ x }}, {% x %}, {# x #}
+_ACCENT_CHARS = frozenset("'`^\"~=.")
+_LITERAL_ESCAPES = {"\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}",
+                    **_CHAR_ESCAPES}
+_LITERAL_SPECIAL = re.compile("[" + re.escape("".join(_LITERAL_ESCAPES)) + "]")
+
+
+def _literal_text(text: str) -> str:
+    """``text`` as BibTeX text that LaTeX prints character for character."""
+    return _LITERAL_SPECIAL.sub(lambda m: _LITERAL_ESCAPES[m.group()], text)
+
+
+def _merge_template_tags(tokens: list[Tok]) -> list[Tok]:
+    """Template tags (``{{ x }}``, ``{% x %}``, ``{# x #}``) as single ``LITERAL`` tokens.
+
+    ``text`` prints them as typed (never as LaTeX), so the export writes them as text too.
+    A tag ends at the first closer after it; a closer inside a formula token does not count.
+    """
+    if not any(t.kind == OPEN for t in tokens):
+        return tokens
+    out: list[Tok] = []
+    missing: set[str] = set()  # closers absent from the rest of the text (keeps this linear)
+    i, n = 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        closer = None
+        if tok.kind == OPEN and i + 1 < n:
+            closer = _TEMPLATE_CLOSERS.get(tokens[i + 1].text[:1])
+        if closer is not None and closer not in missing:
+            # The closer ends with "}", always a token of its own: find it token by token.
+            j = i + 2 if tokens[i + 1].kind == OPEN else i + 1  # "{{": the second "{" opens
+            end = None
+            while j < n:
+                t = tokens[j]
+                if t.kind == CLOSE and (closer == "}}" and j + 1 < n and tokens[j + 1].kind == CLOSE):
+                    end = j + 2
+                    break
+                if t.kind == CLOSE and closer != "}}" and j > i + 1 and tokens[j - 1].text.endswith(closer[0]) \
+                        and tokens[j - 1].kind == CHAR and (j - 1 > i + 1 or len(tokens[j - 1].text) > 1):
+                    end = j + 1
+                    break
+                j += 1
+            if end is not None:
+                out.append(Tok(LITERAL, "".join(t.text for t in tokens[i:end])))
+                i = end
+                continue
+            missing.add(closer)
+        out.append(tok)
+        i += 1
+    return out
+
+
+def _text_braces(tokens: Sequence[Tok], groups: dict[int, int]) -> set[int]:
+    """Indices of matched braces that are text, not LaTeX groups (``text``'s rule).
+
+    A brace pair is a LaTeX group when it is a command's argument (right after a command,
+    spaces or tabs between allowed, or right after another group: ``\\foo{a}{b}``), an
+    accent's argument (``\\"{o}``), starts with a command (``{\\bf x}``, ``{\\"o}``) or is
+    inside such a group. Every other pair is text: ``{a, b}`` shows its braces.
+    """
+    def blank(t: Tok) -> bool:
+        return t.kind in (SPACE, CHAR) and t.text != "" and t.text.strip(" \t") == ""
+
+    text: set[int] = set()
+    latex_depth = 0  # open LaTeX groups around the current token
+    stack: list[bool] = []  # for each open matched group: is it a LaTeX group?
+    n = len(tokens)
+    for i, tok in enumerate(tokens):
+        if tok.kind == OPEN and i in groups:
+            is_latex = latex_depth > 0
+            if not is_latex and i > 0:
+                prev = tokens[i - 1]
+                if prev.kind == CLOSE and i - 1 in groups and i - 1 not in text:
+                    is_latex = True
+                elif prev.kind == SYM and prev.text[1:] in _ACCENT_CHARS:
+                    is_latex = True
+                else:
+                    j = i - 1
+                    while j >= 0 and blank(tokens[j]):
+                        j -= 1
+                    is_latex = j >= 0 and tokens[j].kind == CMD
+            if not is_latex:
+                j = i + 1
+                if j < n and blank(tokens[j]):
+                    j += 1
+                is_latex = j < n and (tokens[j].kind == CMD or (
+                    tokens[j].kind == SYM and tokens[j].text[1:] in _ACCENT_CHARS))
+            stack.append(is_latex)
+            if is_latex:
+                latex_depth += 1
+            else:
+                text.update((i, groups[i]))
+        elif tok.kind == CLOSE and i in groups and stack:
+            if stack.pop():
+                latex_depth -= 1
+    return text
+
+
 def latex_value(source: str, *, protect: bool = False, one_line_spaces: bool = True) -> str:
     """``source`` (text with LaTeX and math) as the value of a BibTeX field.
 
@@ -548,8 +647,9 @@ def latex_value(source: str, *, protect: bool = False, one_line_spaces: bool = T
     source = clean_text(source).replace("\r\n", "\n").replace("\r", "\n")
     if one_line_spaces:
         source = _SPACES.sub(" ", strip_latex(source))
-    tokens = tokenize(source, spaces=protect)
+    tokens = _merge_template_tags(tokenize(source, spaces=protect))
     groups, bad_groups = _match_pairs(tokens, lambda t: t.kind == OPEN, lambda t: t.kind == CLOSE)
+    text_braces = _text_braces(tokens, groups)
     _, bad_syms = _match_pairs(tokens, lambda t: t.kind == SYM and t.text == "\\{",
                                lambda t: t.kind == SYM and t.text == "\\}")
     verbatim = _url_arguments(tokens, groups)
@@ -561,9 +661,13 @@ def latex_value(source: str, *, protect: bool = False, one_line_spaces: bool = T
             return tok.text
         if tok.kind == MATH:
             return _escape_math(tok.text)
+        if tok.kind == LITERAL:
+            return _literal_text(tok.text)
         if tok.kind in (OPEN, CLOSE):
             if i in bad_groups:
                 return "\\textbraceleft{}" if tok.kind == OPEN else "\\textbraceright{}"
+            if i in text_braces:
+                return "\\" + tok.text
             return tok.text
         if tok.kind == SYM:
             if i in bad_syms:
@@ -611,11 +715,11 @@ def latex_value(source: str, *, protect: bool = False, one_line_spaces: bool = T
             tok = tokens[k]
             if tok.kind == MATH:
                 return True
-            if tok.kind == CHAR and tok.text.lower() != tok.text:
+            if tok.kind in (CHAR, LITERAL) and tok.text.lower() != tok.text:
                 return True
             if tok.kind == CMD and (tok.text in _CASED_COMMANDS or any(ch.isupper() for ch in tok.text)):
                 return True
-            if tok.kind == OPEN and k in groups:
+            if tok.kind == OPEN and k in groups and k not in text_braces:
                 close = groups[k]
                 # A group that starts with a command is a BibTeX "special character":
                 # its letters are case-changed too.
@@ -650,7 +754,10 @@ def latex_value(source: str, *, protect: bool = False, one_line_spaces: bool = T
         # "{{}\cmd…}" is not (the importer drops the empty group again). The same form after
         # "\cmd " or "\cmd{…} ", where a plain group would read as the command's argument.
         after_command = bool(_ARGUMENT_POSITION.search("".join(out[-3:])))
-        marked = inner.startswith("\\") or after_command
+        # Likewise when no letter stands outside commands ("*\LaTeX"): the importer reads
+        # braces around no plain letter as literal text, not as protection.
+        bare = _COMMAND_WORD.sub("", inner)
+        marked = inner.startswith("\\") or after_command or not any(ch.isalpha() or ch == "$" for ch in bare)
         out.append("{{}" + inner + "}" if marked else "{" + inner + "}")
         pos = words[last][1]
         w = last + 1
@@ -658,6 +765,7 @@ def latex_value(source: str, *, protect: bool = False, one_line_spaces: bool = T
     return _separate_backslashes("".join(out))
 
 
+_COMMAND_WORD = re.compile(r"\\[A-Za-z]+")
 _ARGUMENT_POSITION = re.compile(r"(\\[A-Za-z]+\*?|\})\s+$")
 _BACKSLASHES_BEFORE_BRACE = re.compile(r"(?<!\\)((?:\\\\)+)(?=[{}]|$)")
 

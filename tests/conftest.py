@@ -5,7 +5,16 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import os
+
 import pytest
+from hypothesis import settings
+
+# CI runs the property tests on a fixed seed so a landing never depends on luck; local runs
+# keep exploring new examples.
+settings.register_profile("ci", derandomize=True, deadline=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 REPO = Path(__file__).resolve().parents[1]
 SEEDS = REPO.parent / "shared" / "seeds"

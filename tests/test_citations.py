@@ -89,7 +89,8 @@ def test_titles_protect_capitals_and_math_in_brace_groups():
     # A group that starts with a command would be a BibTeX "special character" (its letters
     # are case-changed): the protection is doubled.
     assert C.latex_value(r"\LaTeX{} rocks", protect=True) == r"{{}\LaTeX{}} rocks"
-    assert C.latex_value("{BERT}: pre-training", protect=True) == "{BERT}: pre-training"
+    # Braces that are not LaTeX groups are text (the page shows them): escaped, and protected.
+    assert C.latex_value("{BERT}: pre-training", protect=True) == r"{{}\{BERT\}:} pre-training"
     # Nothing outside braces at depth 0 may keep a capital or a formula.
     value = C.latex_value("A $\\mathcal{O}(N)$ Method for GPT-4 and iPhone Über", protect=True)
     depth, outside = 0, []
@@ -381,3 +382,10 @@ def test_cite_section_copy_button_copies_the_bibtex(tmp_path):
     assert result["copied"] == result["shown"]
     assert result["copied"].startswith("@inproceedings{lightman2024lets,")
     assert result["bib_links"] == ["/papers/lets-verify-step-by-step/lets-verify-step-by-step.bib"]
+
+
+def test_text_braces_and_template_tags_are_written_as_text():
+    value = C.latex_value(r"$K:=${$\theta \in A$} a {b} \emph{x}{y} {\bf Z} \foo {q} \"{o}")
+    assert value == r"$K:=$\{$\theta \in A$\} a \{b\} \emph{x}{y} {\bf Z} \foo {q} \"{o}"
+    assert C.latex_value("{{ x }} {% y %} {# z #}") == r"\{\{ x \}\} \{\% y \%\} \{\# z \#\}"
+    assert C.latex_value(r"{{ \emph{x} }}") == r"\{\{ \textbackslash{}emph\{x\} \}\}"

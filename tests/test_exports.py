@@ -440,7 +440,7 @@ def test_hostile_content_gives_valid_exports(hostile):
     page = head(hostile / "papers" / "script" / "index.html")
     names = [(n, c) for attr, n, c in page.meta if attr == "name"]
     assert [c for n, c in names if n == "citation_author"] == ["José Ñúñez", "Zoë O'Brien & Co", "张伟"]
-    assert dict(names)["citation_title"] == 'Closing </script><!-- & "quotes" braces 100% x^2 end'
+    assert dict(names)["citation_title"] == 'Closing </script><!-- & "quotes" {braces} 100% x^2 end'
     # Titles are named as the page shows them: text that looks like a tag is text.
     tagged = (hostile / "papers" / "tagged" / "index.html").read_text(encoding="utf-8")
     h1 = re.search(r"<h1[^>]*>(.*?)</h1>", tagged, re.S).group(1)
