@@ -70,8 +70,10 @@ def test_half_typed_last_word_matches_as_a_prefix(page, server, prefix, slug, wo
     assert slugs, f"nothing found for {prefix!r}"
     if slug:
         assert slugs[0] == slug
-    marks = page.eval_on_selector_all("#search-results mark", "els => els.map(e => e.textContent.toLowerCase())")
-    assert any(m.startswith(word) for m in marks), marks[:10]
+    # Snippets (and their highlights) arrive once the abstract shards for the shown results load.
+    page.wait_for_function(
+        "(w) => Array.from(document.querySelectorAll('#search-results mark'))"
+        ".some(m => m.textContent.toLowerCase().startsWith(w))", arg=word, timeout=15000)
 
 
 def test_one_typo_still_finds_the_paper(page, server):
