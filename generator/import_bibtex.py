@@ -77,6 +77,7 @@ from .import_seeds import (
     KEPT_EDITED,
     KNOWN_VENUES,
     STATUSES,
+    StatusCounts,
     UPDATED,
     _clean_line,
     _paper_slug,
@@ -115,22 +116,12 @@ class BibPaperResult:
 
 
 @dataclass
-class BibImportReport:
+class BibImportReport(StatusCounts):
     papers: list[BibPaperResult] = field(default_factory=list)
     venues_created: list[str] = field(default_factory=list)
     venues_existing: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     files: int = 0
-
-    @property
-    def statuses(self) -> dict[str, str]:
-        return {p.slug: p.status for p in self.papers}
-
-    def slugs(self, status: str) -> list[str]:
-        return [p.slug for p in self.papers if p.status == status]
-
-    def count(self, status: str) -> int:
-        return sum(1 for p in self.papers if p.status == status)
 
     def summary(self) -> str:
         counts = ", ".join(f"{self.count(s)} {s}" for s in STATUSES)

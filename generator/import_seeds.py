@@ -117,13 +117,10 @@ class PaperResult:
     index: int  # 1-based position of the abstract in its seed file
 
 
-@dataclass
-class ImportReport:
-    papers: list[PaperResult] = field(default_factory=list)
-    venues_created: list[str] = field(default_factory=list)
-    venues_existing: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    seed_files: int = 0
+class StatusCounts:
+    """What every importer's report answers about its ``papers`` (each with slug and status)."""
+
+    papers: list
 
     @property
     def statuses(self) -> dict[str, str]:
@@ -135,6 +132,15 @@ class ImportReport:
 
     def count(self, status: str) -> int:
         return sum(1 for p in self.papers if p.status == status)
+
+
+@dataclass
+class ImportReport(StatusCounts):
+    papers: list[PaperResult] = field(default_factory=list)
+    venues_created: list[str] = field(default_factory=list)
+    venues_existing: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    seed_files: int = 0
 
     def summary(self, *, verbose: bool = False) -> str:
         counts = ", ".join(f"{self.count(s)} {s}" for s in STATUSES)
