@@ -512,7 +512,8 @@ def render_markdown(results: dict) -> str:
             for name in sample["report"].get("seconds", {}):
                 if name not in stages:
                     stages.append(name)
-        header = ["build"] + ["start-up + imports"] + stages + ["stages total", "process wall"]
+        header = (["build"] + ["start-up + imports"] + stages
+                  + ["stages total", "after the stages (swap in, old output removed)", "process wall"])
         lines.append("| " + " | ".join(header) + " |")
         lines.append("| --- |" + " ---: |" * (len(header) - 1))
         for kind, label in (("cold", "cold"), ("nochange", "no change"), ("edit", "one edit")):
@@ -523,6 +524,8 @@ def render_markdown(results: dict) -> str:
             for name in stages:
                 row.append(_fmt(_median([x["report"].get("seconds", {}).get(name, 0.0) for x in samples])))
             row.append(_fmt(_median([sum(x["report"].get("seconds", {}).values()) for x in samples])))
+            row.append(_fmt(_median([x["report"].get("process_seconds", 0.0) - x["report"].get("import_seconds", 0.0)
+                                     - sum(x["report"].get("seconds", {}).values()) for x in samples])))
             row.append(_fmt(_median(_walls(samples))))
             lines.append("| " + " | ".join(row) + " |")
         search = out["search"]
