@@ -82,8 +82,8 @@ from .import_seeds import (
     _clean_line,
     _paper_slug,
     _status,
-    _write_atomic,
     paper_file_text,
+    write_planned,
 )
 from .loader import read_site_config, read_venues
 from .model import LINK_KINDS, PRESENTATIONS, Tag, Venue
@@ -662,14 +662,8 @@ def import_bibtex(
         else:
             report.venues_created.append(venue_id)
             actions.append((target, planned_venue.text.encode("utf-8")))
-    for directory in (papers_dir, venues_dir):
-        if directory.exists() and not directory.is_dir():
-            problems.add(str(directory), "exists but is not a folder")
-    problems.raise_if_any()
-
     # 4. Write.
-    for target, content in actions:
-        _write_atomic(target, content)
+    write_planned(actions, (papers_dir, venues_dir), problems)
     return report
 
 

@@ -699,16 +699,20 @@ def import_seeds(
         else:
             report.venues_created.append(venue.id)
             actions.append((target, venue.content))
-    for directory in (papers_dir, venues_dir):
+    # 4. Write.
+    write_planned(actions, (papers_dir, venues_dir), problems)
+    report.papers = results
+    return report
+
+
+def write_planned(actions: list[tuple[Path, bytes]], folders: Sequence[Path], problems: Problems) -> None:
+    """Last step of every importer: refuse if a target folder is a file, else write it all."""
+    for directory in folders:
         if directory.exists() and not directory.is_dir():
             problems.add(str(directory), "exists but is not a folder")
     problems.raise_if_any()
-
-    # 4. Write.
     for target, content in actions:
         _write_atomic(target, content)
-    report.papers = results
-    return report
 
 
 def _status(target: Path, content: bytes, force: bool, problems: Problems) -> str:
