@@ -363,6 +363,13 @@
   function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
   function setAttr(node, name, value) { if (node.getAttribute(name) !== value) node.setAttribute(name, value); }
 
+  // "venue=x&tag=y": which filters the shown results were computed with, so a reader (or a
+  // test) can tell fresh results from the previous ones while a filter change is in flight.
+  function filterKey(filters) {
+    return FILTERS.filter(function (f) { return filters && filters[f]; })
+      .map(function (f) { return f + "=" + filters[f]; }).join("&");
+  }
+
   // Result items are kept while they show the same thing, so typing a longer word that
   // leaves the results alone costs no layout.
   var rendered = new Map();
@@ -370,7 +377,9 @@
   function render(r) {
     var keep = focusedIndex(), active = keep >= 0 ? document.activeElement : null;
     lastResults = r;
-    if (!r.q.trim() && !hasFilters()) { showIdle(); setAttr(results, "data-query", r.q); return; }
+    if (!r.q.trim() && !hasFilters()) {
+      showIdle(); setAttr(results, "data-query", r.q); setAttr(results, "data-filters", ""); return;
+    }
     var next = new Map(), nodes = r.hits.map(function (hit) {
       var key = JSON.stringify(hit), old = rendered.get(hit.slug);
       var node = old && old.key === key ? old.node : renderHit(hit);
@@ -381,6 +390,7 @@
     var same = nodes.length === results.children.length && nodes.every(function (n, i) { return results.children[i] === n; });
     if (!same) results.replaceChildren.apply(results, nodes);
     setAttr(results, "data-query", r.q);
+    setAttr(results, "data-filters", filterKey(r.filters));
     setAttr(results, "data-state", r.stage);
     setAttr(results, "data-total", String(r.total));
     setText(status, countText(r));

@@ -23,10 +23,14 @@ def wait_ready(page) -> None:
 
 
 def results_for(page, text: str) -> list[str]:
-    """Wait until the results shown are those for ``text``; their slugs, in order."""
+    """Wait until the results shown are those for ``text`` and the filters in the URL; their
+    slugs, in order."""
     page.wait_for_function(
         "(q) => { const r = document.getElementById('search-results');"
-        " return r.getAttribute('data-query') === q && r.getAttribute('data-state') === 'ready'; }",
+        " const p = new URL(location.href).searchParams;"
+        " const want = ['venue', 'tag', 'year'].filter(f => p.get(f)).map(f => f + '=' + p.get(f)).join('&');"
+        " return r.getAttribute('data-query') === q && r.getAttribute('data-state') === 'ready'"
+        " && (r.getAttribute('data-filters') || '') === want; }",
         arg=text, timeout=20000)
     return page.eval_on_selector_all("#search-results > li", "els => els.map(e => e.dataset.slug)")
 
