@@ -1,9 +1,11 @@
 """``build()``: the whole pipeline, top to bottom.
 
-read and validate content → catalog → derived data → search index → citations and
-exports (BibTeX, RIS, feeds, sitemap, papers.json) → render → write atomically. Nothing
-is written until the content has been read and checked in full; the output folder is
-replaced only when every page was rendered.
+read and validate content → catalog → derived data → citations → search index, exports
+(BibTeX, RIS, feeds, sitemap, papers.json) and pages, rendered by worker processes on a
+large site → write atomically. Nothing is written until the content has been read and
+checked in full; the output folder changes only once every file was written, and then
+only the files that changed. A build whose inputs have not changed since the last one
+(same fingerprint, output untouched) returns at once.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from jinja2 import TemplateError
 
@@ -18,15 +21,18 @@ from .citations import CitationIndex
 from .derive import derive
 from .exports import build_exports
 from .exports import notes as export_notes
+from .freshness import fingerprint
 from .loader import load_catalog
-from .pages import plan_pages
+from .pages import Page, plan_pages
+from .parallel import Task, default_jobs, run_tasks
 from .render import make_environment, render_page, site_globals
 from .search_index import build_search
-from .writer import OutputError, atomic_output
+from .writer import (MARKER, OutputError, SiteWriter, atomic_output, read_manifest, remove_stale_folders,
+                     scan_output)
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-MARKER = ".papershelf-site"
 LUNR_JS = Path("node_modules") / "lunr" / "lunr.min.js"
+PAGES_PER_TASK = 400  # pages a worker renders per task: small enough to balance two cores
 
 
 @dataclass(frozen=True)
@@ -36,21 +42,28 @@ class BuildOptions:
     base_url: str | None = None  # overrides site.toml
     templates: Path | None = None  # default: <project>/templates
     static: Path | None = None  # default: <project>/static
+    jobs: int | None = None  # worker processes; None: one per core for large sites, else 1
+    progress: Callable[[int, int], None] | None = None  # (pages done, pages in all), while rendering
 
 
 @dataclass
 class BuildReport:
     papers: int = 0
     pages: int = 0
-    bytes_written: int = 0
+    bytes_written: int = 0  # size of the whole site
+    files_changed: int = 0  # files written or removed in the output folder
+    up_to_date: bool = False  # nothing had changed: the output was left alone
     seconds: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # worth telling the person building
 
     def summary(self) -> str:
         total = sum(self.seconds.values())
+        if self.up_to_date:
+            return f"Site is up to date: no content, template or static file changed ({total:.2f}s)"
         stages = ", ".join(f"{name} {secs:.2f}s" for name, secs in self.seconds.items())
         return (f"Built {self.pages} pages for {self.papers} papers "
-                f"({self.bytes_written / 1e6:.1f} MB) in {total:.2f}s ({stages})")
+                f"({self.bytes_written / 1e6:.1f} MB, {self.files_changed} file{'s' if self.files_changed != 1 else ''} changed) "
+                f"in {total:.2f}s ({stages})")
 
 
 def find_asset(relative: Path) -> Path:
@@ -76,39 +89,77 @@ def build(options: BuildOptions) -> BuildReport:
     static = options.static or PROJECT_ROOT / "static"
     lunr_js = find_asset(LUNR_JS)
     check_output_folder(options.output, options.content)
+    inputs = fingerprint([options.content, templates, static, lunr_js], [options.base_url])
+    if is_up_to_date(options.output, inputs):
+        remove_stale_folders(Path(options.output).resolve())
+        report.up_to_date = True
+        lap("check")
+        return report
+    lap("check")
 
     catalog = load_catalog(options.content, base_url=options.base_url)
     lap("load")
     site = derive(catalog)
     lap("derive")
-    search = build_search(site)
-    lap("search index")
     citations = CitationIndex(site)
-    exports = build_exports(site, citations)
+    for view in site.papers:  # before the workers fork, so they share one computed index
+        citations.for_paper(view)
     report.notes.extend(export_notes(citations))
-    lap("exports")
+    lap("citations")
 
     env = make_environment(templates)
     globals_ = site_globals(site, citations)
-    with atomic_output(options.output) as out:
-        for page in plan_pages(site):
-            try:
-                html = render_page(env, page, globals_)
-            except TemplateError as exc:
-                raise OutputError(f"template error while rendering /{page.url}: {exc}") from exc
-            out.write_text(page.output_path, html)
-            report.pages += 1
-        for path, text in search.items():
-            out.write_text(path, text)
-        for path, text in exports.items():
-            out.write_text(path, text)
+    pages = list(plan_pages(site))
+    total = len(pages)
+    done = 0
+
+    def progress(units: int) -> None:
+        nonlocal done
+        done += units
+        if options.progress is not None:
+            options.progress(done, total)
+
+    def render_pages(chunk: list[Page]) -> Task:
+        def task(out: SiteWriter) -> int:
+            for page in chunk:
+                try:
+                    html = render_page(env, page, globals_)
+                except TemplateError as exc:
+                    raise OutputError(f"template error while rendering /{page.url}: {exc}") from exc
+                out.write_text(page.output_path, html)
+            return len(chunk)
+        return task
+
+    def write_files(make: Callable[[], dict[str, str]]) -> Task:
+        def task(out: SiteWriter) -> int:
+            for path, text in make().items():
+                out.write_text(path, text)
+            return 0
+        return task
+
+    tasks: list[Task] = [write_files(lambda: build_search(site)),
+                         write_files(lambda: build_exports(site, citations))]
+    tasks += [render_pages(pages[i:i + PAGES_PER_TASK]) for i in range(0, total, PAGES_PER_TASK)]
+    jobs = options.jobs if options.jobs is not None else default_jobs(total)
+    with atomic_output(options.output, fingerprint=inputs) as out:
+        run_tasks(tasks, out, jobs, progress)
         out.copy_tree(static, "static")
         out.copy_file(lunr_js, "static/vendor/lunr.min.js")
-        out.write_text(MARKER, "Written by Papershelf; the whole folder is replaced on every build.\n")
-        report.bytes_written = out.bytes_written
-        lap("render and write")
+        lap("search, exports, render and write")
+    lap("swap in")
+    report.pages = total
+    report.bytes_written = out.bytes_written
+    report.files_changed = out.files_changed
     report.papers = len(catalog.papers)
     return report
+
+
+def is_up_to_date(output: Path, inputs: str) -> bool:
+    """True when ``output`` was built from these very inputs and no file in it was touched since."""
+    manifest = read_manifest(output)
+    if manifest is None or manifest.fingerprint != inputs:
+        return False
+    return scan_output(Path(output)) == {path: (r.size, r.mtime_ns) for path, r in manifest.files.items()}
 
 
 def check_output_folder(output: Path, content: Path) -> None:

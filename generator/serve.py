@@ -20,35 +20,11 @@ import click
 
 from .build import MARKER, PROJECT_ROOT, BuildOptions, build
 from .errors import ContentError
+from .freshness import snapshot
 from .writer import OutputError
 
 POLL_SECONDS = 0.3
 QUIET_SECONDS = 0.4  # wait until changes stop for this long before rebuilding
-
-
-def snapshot(roots: list[Path]) -> dict[str, tuple[int, int]]:
-    """(mtime, size) of every file below ``roots``; a change of either means 'edited'."""
-    state: dict[str, tuple[int, int]] = {}
-    for root in roots:
-        stack = [str(root)]
-        while stack:
-            folder = stack.pop()
-            try:
-                entries = list(os.scandir(folder))
-            except OSError:
-                continue
-            for entry in entries:
-                if entry.name.startswith("."):
-                    continue
-                try:
-                    if entry.is_dir(follow_symlinks=False):
-                        stack.append(entry.path)
-                    else:
-                        st = entry.stat()
-                        state[entry.path] = (st.st_mtime_ns, st.st_size)
-                except OSError:
-                    continue
-    return state
 
 
 class Rebuilder:

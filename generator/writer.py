@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import hashlib
 import os
 import re
 import shutil
@@ -28,7 +29,8 @@ import stat
 import sys
 import tempfile
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -67,26 +69,123 @@ def check_output_path(rel_path: str) -> list[str]:
     return segments
 
 
-class SiteWriter:
-    def __init__(self, root: Path):
-        self.root = root
-        self.written: dict[str, str] = {}  # case-folded path -> path as written
-        self.bytes_written = 0
+MARKER = ".papershelf-site"  # in the output folder: says Papershelf wrote it, and lists what
+MANIFEST_HEADER = "papershelf-site 1"
 
-    def _target(self, rel_path: str) -> Path:
-        segments = check_output_path(rel_path)
-        key = "/".join(segments)
+
+@dataclass(frozen=True)
+class FileRecord:
+    """One output file: what it holds (digest) and how it sits on disk (size, mtime)."""
+
+    path: str
+    digest: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What the previous build wrote, read from the marker file in the output folder.
+
+    ``fingerprint`` summarises the build's inputs (see ``freshness``); ``files`` maps each
+    output path to its record.
+    """
+
+    fingerprint: str
+    files: dict[str, FileRecord]
+
+    def format(self) -> str:
+        lines = [f"{MANIFEST_HEADER} {self.fingerprint}"]
+        lines += [f"{r.digest} {r.size} {r.mtime_ns} {r.path}" for r in sorted(self.files.values(), key=lambda r: r.path)]
+        return "\n".join(lines) + "\n"
+
+
+def read_manifest(output: Path) -> Manifest | None:
+    """The manifest of the site in ``output``; None when missing, unreadable or of another format."""
+    try:
+        text = (Path(output) / MARKER).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    lines = text.split("\n")
+    header = lines[0].rsplit(" ", 1)
+    if len(header) != 2 or header[0] != MANIFEST_HEADER:
+        return None
+    files: dict[str, FileRecord] = {}
+    try:
+        for line in lines[1:]:
+            if line:
+                digest, size, mtime, path = line.split(" ", 3)
+                files[path] = FileRecord(path, digest, int(size), int(mtime))
+    except ValueError:
+        return None
+    return Manifest(header[1], files)
+
+
+def scan_output(output: Path) -> dict[str, tuple[int, int]]:
+    """(size, mtime_ns) of every file below ``output`` by relative path (the marker excluded)."""
+    found: dict[str, tuple[int, int]] = {}
+    root = str(output)
+    stack = [(root, "")]
+    while stack:
+        folder, prefix = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            rel = prefix + entry.name
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append((entry.path, rel + "/"))
+                elif rel != MARKER:
+                    st = entry.stat(follow_symlinks=False)
+                    found[rel] = (st.st_size, st.st_mtime_ns)
+            except OSError:
+                continue
+    return found
+
+
+def digest_of(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+class SiteWriter:
+    """Writes output files into a staging folder, skipping those the output already has.
+
+    ``previous``: files of the current output known to be intact (their manifest record
+    matches the disk); a file whose new bytes have the same digest is not written again,
+    so a rebuild touches only what changed. Several writers may work on one staging folder
+    (one per worker process); ``merge`` brings their records together and catches two
+    writers claiming one path.
+    """
+
+    def __init__(self, root: Path, previous: dict[str, FileRecord] | None = None):
+        self.root = root
+        self.previous = previous or {}
+        self.written: dict[str, str] = {}  # case-folded path -> path as written
+        self.records: dict[str, FileRecord] = {}
+        self.staged: list[str] = []  # paths present in the staging folder (changed or new)
+        self.bytes_written = 0  # size of the whole site, unchanged files included
+        self.files_changed = 0  # set once the output is updated: files written or removed
+        self._folders: set[str] = set()
+
+    def _claim(self, key: str) -> None:
         folded = key.casefold()
         if folded in self.written:
             other = self.written[folded]
             same = "" if other == key else f" (as {other}: paths that differ only in case are one file on macOS)"
             raise OutputError(f"two pages want the same output file: {key}{same}")
         self.written[folded] = key
+
+    def _target(self, key: str, segments: list[str]) -> Path:
         target = self.root.joinpath(*segments)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise OutputError(f"cannot create the folder for {key}: {exc.strerror or exc}") from exc
+        folder = key.rpartition("/")[0]
+        if folder and folder not in self._folders:
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise OutputError(f"cannot create the folder for {key}: {exc.strerror or exc}") from exc
+            self._folders.add(folder)
         return target
 
     def write_text(self, rel_path: str, text: str) -> None:
@@ -94,20 +193,37 @@ class SiteWriter:
             data = text.encode("utf-8")
         except UnicodeEncodeError as exc:  # a lone surrogate: the loader refuses them, so a bug
             raise OutputError(f"cannot write {rel_path}: {exc.reason}") from exc
-        target = self._target(rel_path)
+        self.write_bytes(rel_path, data)
+
+    def write_bytes(self, rel_path: str, data: bytes) -> None:
+        segments = check_output_path(rel_path)
+        key = "/".join(segments)
+        self._claim(key)
+        digest = digest_of(data)
+        self.bytes_written += len(data)
+        old = self.previous.get(key)
+        if old is not None and old.digest == digest and old.size == len(data):
+            self.records[key] = old
+            return
+        target = self._target(key, segments)
         try:
-            target.write_bytes(data)
+            with open(target, "wb", buffering=0) as handle:
+                view = memoryview(data)
+                while view:
+                    view = view[handle.write(view):]
+                mtime = os.fstat(handle.fileno()).st_mtime_ns
         except OSError as exc:
             raise OutputError(f"cannot write {rel_path}: {exc.strerror or exc}") from exc
-        self.bytes_written += len(data)
+        # Unbuffered, so the mtime is that of the last write: close() and rename keep it.
+        self.records[key] = FileRecord(key, digest, len(data), mtime)
+        self.staged.append(key)
 
     def copy_file(self, source: Path, rel_path: str) -> None:
-        target = self._target(rel_path)
         try:
-            shutil.copyfile(source, target)
-            self.bytes_written += target.stat().st_size
+            data = Path(source).read_bytes()
         except OSError as exc:
             raise OutputError(f"cannot copy {source} to {rel_path}: {exc.strerror or exc}") from exc
+        self.write_bytes(rel_path, data)
 
     def copy_tree(self, source: Path, rel_dir: str) -> None:
         """Copy the regular files below ``source``; hidden files and links out of it are skipped."""
@@ -125,10 +241,28 @@ class SiteWriter:
             if regular and real_source in real.parents:
                 self.copy_file(real, f"{rel_dir}/{rel.as_posix()}")
 
+    def share(self) -> "SiteWriter":
+        """A fresh writer on the same staging folder and previous files (for a worker process)."""
+        return SiteWriter(self.root, self.previous)
+
+    def merge(self, records: list[FileRecord], staged: list[str], size: int) -> None:
+        """Take over what another writer on this staging folder wrote."""
+        for record in records:
+            self._claim(record.path)
+            self.records[record.path] = record
+        self.staged.extend(staged)
+        self.bytes_written += size
+
 
 @contextmanager
-def atomic_output(output: Path) -> Iterator[SiteWriter]:
-    """Yield a writer on a temporary folder; replace ``output`` with it if the block succeeds."""
+def atomic_output(output: Path, fingerprint: str = "") -> Iterator[SiteWriter]:
+    """Yield a writer on a staging folder; on success the output becomes what was written.
+
+    A first build (or one over a folder without a manifest) swaps the whole staging folder
+    in. Later builds move only the changed files into place and delete the files no longer
+    produced, with every move undone if one fails; either way nothing in ``output`` changes
+    until the block has succeeded. ``fingerprint`` (of the inputs) is kept in the manifest.
+    """
     output = Path(output).resolve()
     if output.exists() and not output.is_dir():
         raise OutputError(f"output path exists and is not a folder: {output}")
@@ -141,16 +275,90 @@ def atomic_output(output: Path) -> Iterator[SiteWriter]:
     except OSError as exc:
         raise OutputError(f"cannot create a folder beside {output}: {exc.strerror or exc}") from exc
     try:
-        yield SiteWriter(tmp)
+        manifest = read_manifest(output) if output.is_dir() else None
+        on_disk = scan_output(output) if manifest is not None else {}
+        intact = {} if manifest is None else {
+            path: r for path, r in manifest.files.items() if on_disk.get(path) == (r.size, r.mtime_ns)}
+        writer = SiteWriter(tmp, intact)
+        yield writer
+        text = Manifest(fingerprint, writer.records).format()
         with _interrupts_deferred():
             try:
-                tmp.chmod(0o755)
-                _swap_in(tmp, output)
+                if manifest is None:
+                    (tmp / MARKER).write_text(text, encoding="utf-8")
+                    tmp.chmod(0o755)
+                    _swap_in(tmp, output)
+                    writer.files_changed = len(writer.records)
+                else:
+                    stale = set(on_disk) - set(writer.records)
+                    _apply(tmp, output, writer, stale=stale, marker=text)
+                    writer.files_changed = len(writer.staged) + len(stale)
             except OSError as exc:
                 raise OutputError(f"cannot replace {output}: {exc.strerror or exc}") from exc
     finally:
         with _interrupts_deferred():
             _remove_tree(tmp)
+
+
+def _apply(staging: Path, output: Path, writer: SiteWriter, stale: set[str], marker: str) -> None:
+    """Move the staged files into ``output`` and delete ``stale`` ones, all or nothing.
+
+    Each replaced or deleted file is first moved into ``staging/.undo``; if any step fails,
+    the moves are reversed before the error is raised.
+    """
+    undo_root = staging / ".undo"
+    done: list[tuple[Path, Path | None]] = []  # (path in output, its old file in undo or None)
+
+    def set_aside(target: Path, key: str) -> Path | None:
+        if not os.path.lexists(target):
+            return None
+        if target.is_dir() and not target.is_symlink():
+            raise OSError(errno.EISDIR, "a folder is in the way", str(target))
+        keep = undo_root / key
+        keep.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(target, keep)
+        return keep
+
+    try:
+        for key in writer.staged:
+            target = output / key
+            _make_folders(output, key)
+            old = set_aside(target, key)
+            done.append((target, old))
+            os.rename(staging / key, target)
+        for key in sorted(stale):
+            target = output / key
+            done.append((target, set_aside(target, key)))
+        marker_tmp = staging / (MARKER + ".new")
+        marker_tmp.write_text(marker, encoding="utf-8")
+        os.replace(marker_tmp, output / MARKER)
+    except BaseException:
+        for target, old in reversed(done):
+            with suppress(OSError):
+                if old is None:
+                    os.unlink(target)
+                else:
+                    os.replace(old, target)
+        raise
+    for key in sorted(stale, key=lambda k: -k.count("/")):
+        _remove_empty_folders(output, key)
+
+
+def _make_folders(output: Path, key: str) -> None:
+    """The folders above ``output/key``; a file of the old site in the way is an error."""
+    folder = key.rpartition("/")[0]
+    if folder:
+        (output / folder).mkdir(parents=True, exist_ok=True)
+
+
+def _remove_empty_folders(output: Path, key: str) -> None:
+    parts = key.split("/")[:-1]
+    while parts:
+        try:
+            os.rmdir(output.joinpath(*parts))
+        except OSError:
+            return
+        parts.pop()
 
 
 def _swap_in(new: Path, output: Path) -> None:

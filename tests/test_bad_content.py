@@ -427,18 +427,27 @@ def test_an_interrupt_while_writing_keeps_the_previous_site(built, tmp_path, mon
     assert sorted(os.listdir(tmp_path)) == ["content", "site"]
 
 
-def test_ctrl_c_during_the_swap_is_held_until_the_swap_is_done(built, tmp_path, monkeypatch):
-    """A real SIGINT arriving mid-swap: the new site is complete, nothing is left over, then Ctrl-C."""
+def forget_manifest(out: Path) -> None:
+    """Make ``out`` look written by an older Papershelf: the next build replaces it as a whole."""
+    (out / writer.MARKER).write_text("Written by Papershelf.\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("step", ["_apply", "_swap_in"])
+def test_ctrl_c_while_the_output_changes_is_held_until_it_is_done(built, tmp_path, monkeypatch, step):
+    """A real SIGINT arriving mid-update (moving changed files in, or swapping a whole new
+    site in): the new site is complete, nothing is left over, then Ctrl-C."""
     out = tmp_path / "site"
+    if step == "_swap_in":
+        forget_manifest(out)
     built.add_paper("a-paper-on-graphs", title="A Changed Title")
-    original = writer._swap_in
+    original = getattr(writer, step)
 
-    def swap_with_ctrl_c(new, output):
+    def with_ctrl_c(*args, **kwargs):
         os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.05)  # give the signal every chance to arrive mid-swap
-        original(new, output)
+        time.sleep(0.05)  # give the signal every chance to arrive mid-update
+        original(*args, **kwargs)
 
-    monkeypatch.setattr(writer, "_swap_in", swap_with_ctrl_c)
+    monkeypatch.setattr(writer, step, with_ctrl_c)
     with pytest.raises(KeyboardInterrupt):
         build(BuildOptions(content=built.root, output=out))
     assert "A Changed Title" in (out / "papers" / "a-paper-on-graphs" / "index.html").read_text(encoding="utf-8")
@@ -448,6 +457,7 @@ def test_ctrl_c_during_the_swap_is_held_until_the_swap_is_done(built, tmp_path, 
 
 def test_a_failing_swap_keeps_the_previous_site(built, tmp_path, monkeypatch):
     out = tmp_path / "site"
+    forget_manifest(out)
     before = snapshot(out)
     built.add_paper("a-paper-on-graphs", title="A Changed Title")
 
@@ -461,8 +471,32 @@ def test_a_failing_swap_keeps_the_previous_site(built, tmp_path, monkeypatch):
     assert sorted(os.listdir(tmp_path)) == ["content", "site"]
 
 
+@pytest.mark.parametrize("fail_at", [0, 1, 3, 10])
+def test_a_failure_while_moving_changed_files_in_undoes_every_move(built, tmp_path, monkeypatch, fail_at):
+    out = tmp_path / "site"
+    before = snapshot(out)
+    built.add_paper("a-paper-on-graphs", title="A Changed Title")
+    (built.root / "papers" / "fast-convergence.md").unlink()  # stale files to delete as well
+    real_rename = os.rename
+    calls = {"n": 0}
+
+    def rename(src, dst):  # the fail_at-th move into the output fails
+        if Path(dst).is_relative_to(out):
+            if calls["n"] == fail_at:
+                raise OSError(13, "Permission denied", str(dst))
+            calls["n"] += 1
+        real_rename(src, dst)
+
+    monkeypatch.setattr(writer.os, "rename", rename)
+    with pytest.raises(writer.OutputError, match="Permission denied"):
+        build(BuildOptions(content=built.root, output=out))
+    assert snapshot(out) == before
+    assert sorted(os.listdir(tmp_path)) == ["content", "site"]
+
+
 def test_without_an_atomic_exchange_the_fallback_swap_is_clean(built, tmp_path, monkeypatch):
     out = tmp_path / "site"
+    forget_manifest(out)
     built.add_paper("a-paper-on-graphs", title="A Changed Title")
     monkeypatch.setattr(writer, "_exchange", lambda a, b: False)
     build(BuildOptions(content=built.root, output=out))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.writer import OutputError, atomic_output
+from generator.writer import MARKER, OutputError, atomic_output, read_manifest
 
 
 def leftovers(parent):
@@ -19,7 +19,8 @@ def test_success_replaces_the_whole_folder(tmp_path):
         w.write_text("index.html", "new")
         w.write_text("papers/a/index.html", "paper")
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
-        "index.html", "papers/a/index.html"]
+        MARKER, "index.html", "papers/a/index.html"]
+    assert sorted(read_manifest(out).files) == ["index.html", "papers/a/index.html"]
     assert leftovers(tmp_path) == []
 
 
