@@ -43,13 +43,22 @@ def main() -> None:
 @click.option("--serve", is_flag=True, help="Serve the site on 127.0.0.1 and rebuild on changes.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
               help="Port for --serve.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None,
+              help="Worker processes for rendering (default: one per core on large sites).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
-def build(content: Path, output: Path, base_url: str | None, serve: bool, port: int, quiet: bool) -> None:
-    """Build the site from CONTENT into OUTPUT."""
+def build(content: Path, output: Path, base_url: str | None, serve: bool, port: int, jobs: int | None,
+          quiet: bool) -> None:
+    """Build the site from CONTENT into OUTPUT.
+
+    Only files whose contents changed are written; when no input changed since the last
+    build, nothing is done.
+    """
     from .build import BuildOptions
     from .build import build as run_build
 
-    options = BuildOptions(content=content, output=output, base_url=base_url)
+    bar = ProgressBar() if not quiet and sys.stderr.isatty() else None
+    options = BuildOptions(content=content, output=output, base_url=base_url, jobs=jobs,
+                           progress=bar.update if bar else None)
     if serve:
         # The preview server serves the output folder at its root, so links must start at "/".
         options = replace(options, base_url="/")
@@ -60,11 +69,40 @@ def build(content: Path, output: Path, base_url: str | None, serve: bool, port: 
     try:
         report = run_build(options)
     except (ContentError, OutputError) as exc:
+        if bar:
+            bar.close()
         _fail(str(exc))
+    if bar:
+        bar.close()
     if not quiet:
         click.echo(report.summary())
         for note in report.notes:
             click.echo(click.style("Note: ", bold=True) + note)
+
+
+class ProgressBar:
+    """A progress bar on the terminal for builds of many pages (none for small sites or pipes)."""
+
+    MIN_PAGES = 1000
+
+    def __init__(self) -> None:
+        self.bar = None
+        self.shown = 0
+
+    def update(self, done: int, total: int) -> None:
+        if total < self.MIN_PAGES:
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label="Rendering pages", file=sys.stderr,
+                                         show_pos=True, show_eta=True)
+            self.bar.__enter__()
+        self.bar.update(done - self.shown)
+        self.shown = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
 
 
 @main.command()

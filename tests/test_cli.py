@@ -63,6 +63,29 @@ def test_bad_content_exits_1_without_traceback_and_keeps_the_previous_site(conte
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]
 
 
+def test_a_second_build_with_nothing_changed_says_so_and_writes_nothing(content, tmp_path):
+    out = tmp_path / "site"
+    first = run("build", "--content", str(content.root), "--output", str(out), "--jobs", "2")
+    assert first.exit_code == 0 and "files changed" in first.output
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+    second = run("build", "--content", str(content.root), "--output", str(out))
+    assert second.exit_code == 0 and "Site is up to date" in second.output
+    assert "Rendering pages" not in first.output + second.output  # no progress bar off a terminal
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == before
+
+
+def test_progress_bar_for_large_builds_only():
+    from generator.cli import ProgressBar
+
+    small, large = ProgressBar(), ProgressBar()
+    small.update(10, ProgressBar.MIN_PAGES - 1)
+    assert small.bar is None
+    large.update(10, ProgressBar.MIN_PAGES)
+    assert large.bar is not None and large.shown == 10
+    large.close()
+    assert large.bar is None
+
+
 def test_check_writes_nothing(content, tmp_path):
     content.add_paper("bad", title="Bad", extra="presentation: keynote")
     result = run("check", "--content", str(content.root))
