@@ -38,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
@@ -80,20 +81,62 @@ class Sample:
     peak_mb: float  # max RSS of the child, MiB
     status: int
     cpu: float = 0.0  # user + system CPU seconds of the child (steadier than wall time on a busy machine)
+    total_pss_mb: float = 0.0  # peak of the summed PSS of the child and its workers, sampled every 0.1 s
     report: dict = field(default_factory=dict)  # BuildReport as JSON (Papershelf only)
 
 
+def _tree_pss_kb(root: int) -> int:
+    """Summed PSS (proportional set size: shared pages split between sharers) of ``root`` and its
+    descendants. RSS would count the pages forked workers share with their parent twice."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as handle:
+                    ppid = int(handle.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        stack.extend(children.get(pid, []))
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", "rb") as handle:
+                for line in handle:
+                    if line.startswith(b"Pss:"):
+                        total += int(line.split()[1])
+                        break
+        except OSError:
+            continue
+    return total
+
+
 def run_measured(argv: list[str], *, log: Path, env: dict[str, str] | None = None) -> Sample:
-    """Run ``argv``; wall time and peak RSS of that child alone (``os.wait4``)."""
+    """Run ``argv``; wall time, CPU time and peak RSS of that child and the workers it waited for
+    (``os.wait4``: the largest single process), and the peak summed PSS of the whole process tree."""
+    peak_pss = [0]
+    done = threading.Event()
+
+    def sample_memory(pid: int) -> None:
+        while not done.wait(0.1):
+            peak_pss[0] = max(peak_pss[0], _tree_pss_kb(pid))
+
     with open(log, "ab") as out:
         started = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 cwd=REPO, env=env)
+        sampler = threading.Thread(target=sample_memory, args=(proc.pid,), daemon=True)
+        if Path("/proc/self/smaps_rollup").exists():
+            sampler.start()
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - started
+        done.set()
+        if sampler.is_alive():
+            sampler.join()
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped: keep Popen from waiting again
     return Sample(wall=wall, peak_mb=usage.ru_maxrss / 1024, status=proc.returncode,
-                  cpu=usage.ru_utime + usage.ru_stime)
+                  cpu=usage.ru_utime + usage.ru_stime, total_pss_mb=peak_pss[0] / 1024)
 
 
 def papershelf_build(content: Path, output: Path, log: Path) -> Sample:
@@ -425,6 +468,9 @@ def summarise(entry: dict) -> dict[str, float | None]:
         "edit": _median(_walls(ours["edit"])) if ours["edit"] else None,
         "peak_mb": max(s["peak_mb"] for k in ("cold", "nochange", "edit") for s in ours.get(k, [])),
         "hugo_peak_mb": max(s["peak_mb"] for s in entry["hugo"]["cold"]) if entry.get("hugo") else None,
+        # all processes together (workers included); 0 in results recorded before it was measured
+        "total_mb": max(s.get("total_pss_mb", 0) for k in ("cold", "nochange", "edit") for s in ours.get(k, []))
+        or None,
     }
 
 
@@ -446,14 +492,16 @@ def render_markdown(results: dict) -> str:
         "name pool, venues over several years); Hugo builds the same paper files with the minimal",
         "theme in `bench/hugo/`. Times are wall-clock seconds of the whole subprocess (Python",
         "start-up and imports included), **median** of the repeats; peak memory is the maximum RSS",
-        "of the build process. The machine is shared and noisy: compare ratios, not absolute times;",
+        "of the largest process, and *all processes* the peak of the summed PSS of the build and its",
+        "worker processes (sampled every 0.1 s; PSS splits pages a forked worker shares with its parent,",
+        "so nothing is counted twice). The machine is shared and noisy: compare ratios, not absolute times;",
         "when the load average was high, CPU seconds (user + system, where recorded) are steadier",
         "than wall time (Hugo uses both cores, so its CPU time exceeds its wall time).",
         "",
         "## Summary",
         "",
         "| papers | cold build | Hugo | ratio (ours / Hugo) | CPU s, ours / Hugo | no-change rebuild "
-        "| one-edit rebuild | peak memory | Hugo peak | pages | output | search files (raw → gzip) | index terms "
+        "| one-edit rebuild | peak memory (largest process / all processes) | Hugo peak | pages | output | search files (raw → gzip) | index terms "
         "| repeats |",
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
@@ -464,7 +512,8 @@ def render_markdown(results: dict) -> str:
         lines.append(
             f"| {e['papers']:,} | {_fmt(s['cold'], ' s')} | {_fmt(s['hugo'], ' s')} | {_fmt(s['ratio'], '×', 1)} "
             f"| {_fmt(s['cpu_cold'], '', 0)} / {_fmt(s['cpu_hugo'], '', 0)} "
-            f"| {_fmt(s['nochange'], ' s')} | {_fmt(s['edit'], ' s')} | {_fmt(s['peak_mb'], ' MiB', 0)} "
+            f"| {_fmt(s['nochange'], ' s')} | {_fmt(s['edit'], ' s')} "
+            f"| {_fmt(s['peak_mb'], ' MiB', 0)} / {_fmt(s['total_mb'], ' MiB', 0)} "
             f"| {_fmt(s['hugo_peak_mb'], ' MiB', 0)} | {e['output']['pages_reported'] or e['output']['html_pages']:,} "
             f"| {_mb(e['output']['bytes'])} | {idx} | {e['output'].get('index_terms') or '–'} "
             f"| {e['repeat']} (rebuilds {e.get('rebuild_repeat', e['repeat'])}) |"
@@ -476,7 +525,9 @@ def render_markdown(results: dict) -> str:
         rows = [
             (f"cold build incl. search index, {GOAL_SIZE:,} papers", f"≤ {GOAL_RATIO:.1f} × Hugo",
              _fmt(s["ratio"], " × Hugo", 1), s["ratio"] is not None and s["ratio"] <= GOAL_RATIO),
-            ("peak memory", f"< {GOAL_PEAK_MB} MB", _fmt(s["peak_mb"], " MiB", 0), s["peak_mb"] < GOAL_PEAK_MB),
+            ("peak memory, all processes", f"< {GOAL_PEAK_MB} MB",
+             f"{_fmt(s['total_mb'], ' MiB', 0)} (largest process {_fmt(s['peak_mb'], ' MiB', 0)})",
+             max(s["peak_mb"], s["total_mb"] or 0) < GOAL_PEAK_MB),
             ("no-change rebuild", f"≤ {GOAL_NOCHANGE_S} s", _fmt(s["nochange"], " s"),
              s["nochange"] is not None and s["nochange"] <= GOAL_NOCHANGE_S),
             ("one paper edited", f"≤ {GOAL_EDIT_S} s", _fmt(s["edit"], " s"),
