@@ -32,8 +32,9 @@ for path in (REPO, BENCH):
 import run  # noqa: E402  (catalog cache)
 
 import generator.build as build_module  # noqa: E402
+import generator.pipeline as pipeline_module  # noqa: E402
 
-# Functions ``build()`` calls, by the name it knows them under: wrapped to see memory after each.
+# Functions ``pipeline.generate()`` calls, by the name it knows them under: wrapped to see memory after each.
 STAGE_FUNCTIONS = ("load_catalog", "derive", "build_search", "build_exports", "make_environment")
 
 
@@ -50,7 +51,7 @@ def peak_rss_mb() -> float:
 def watch_stages(record: list[tuple[str, float, float, float]], snapshots: list | None = None) -> None:
     started = time.perf_counter()
     for name in STAGE_FUNCTIONS:
-        real = getattr(build_module, name, None)
+        real = getattr(pipeline_module, name, None)
         if real is None:
             continue
 
@@ -61,7 +62,7 @@ def watch_stages(record: list[tuple[str, float, float, float]], snapshots: list 
                 snapshots.append((_name, tracemalloc.take_snapshot()))
             return result
 
-        setattr(build_module, name, wrapped)
+        setattr(pipeline_module, name, wrapped)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     content = run.cached_catalog(args.papers, args.seed)
     output = run.OUT / f"profile-site-{args.papers}"
     shutil.rmtree(output, ignore_errors=True)
-    options = build_module.BuildOptions(content=content, output=output)
+    # One process, so the profilers see all the work (a real build forks workers on large sites).
+    options = build_module.BuildOptions(content=content, output=output, jobs=1)
     kind = next(k for k in ("cprofile", "pyinstrument", "memory", "tracemalloc") if getattr(args, k))
     report_path = run.OUT / f"profile-{args.papers}-{kind}.txt"
     text = io.StringIO()

@@ -1,11 +1,13 @@
 """``build()``: the whole pipeline, top to bottom.
 
-read and validate content → catalog → derived data → citations → search index, exports
-(BibTeX, RIS, feeds, sitemap, papers.json) and pages, rendered by worker processes on a
-large site → write atomically. Nothing is written until the content has been read and
-checked in full; the output folder changes only once every file was written, and then
-only the files that changed. A build whose inputs have not changed since the last one
-(same fingerprint, output untouched) returns at once.
+First: is there anything to do? A build whose inputs (content, templates, static files,
+the generator, the base URL) have the fingerprint the output's manifest records, over an
+output nobody touched since, returns at once. Otherwise ``pipeline.generate``: read and
+validate content → catalog → derived data → citations → search index, exports (BibTeX,
+RIS, feeds, sitemap, papers.json) and pages, rendered by worker processes on a large
+site → write atomically. Nothing is written until the content has been read and checked
+in full; the output folder changes only once every file was written, and then only the
+files that changed.
 """
 
 from __future__ import annotations
@@ -15,24 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from jinja2 import TemplateError
-
-from .citations import CitationIndex
-from .derive import derive
-from .exports import build_exports
-from .exports import notes as export_notes
 from .freshness import fingerprint
-from .loader import load_catalog
-from .pages import Page, plan_pages
-from .parallel import Task, default_jobs, run_tasks
-from .render import make_environment, render_page, site_globals
-from .search_index import build_search
-from .writer import (MARKER, OutputError, SiteWriter, atomic_output, read_manifest, remove_stale_folders,
-                     scan_output)
+from .writer import MARKER, OutputError, read_manifest, remove_stale_folders, scan_output
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 LUNR_JS = Path("node_modules") / "lunr" / "lunr.min.js"
-PAGES_PER_TASK = 400  # pages a worker renders per task: small enough to balance two cores
 
 
 @dataclass(frozen=True)
@@ -44,6 +33,15 @@ class BuildOptions:
     static: Path | None = None  # default: <project>/static
     jobs: int | None = None  # worker processes; None: one per core for large sites, else 1
     progress: Callable[[int, int], None] | None = None  # (pages done, pages in all), while rendering
+
+
+@dataclass(frozen=True)
+class Sources:
+    """Where templates, static files and lunr.js come from for this build."""
+
+    templates: Path
+    static: Path
+    lunr_js: Path
 
 
 @dataclass
@@ -97,60 +95,10 @@ def build(options: BuildOptions) -> BuildReport:
         return report
     lap("check")
 
-    catalog = load_catalog(options.content, base_url=options.base_url)
-    lap("load")
-    site = derive(catalog)
-    lap("derive")
-    citations = CitationIndex(site)
-    for view in site.papers:  # before the workers fork, so they share one computed index
-        citations.for_paper(view)
-    report.notes.extend(export_notes(citations))
-    lap("citations")
+    # Imported here: a build with nothing to do needs none of the pipeline (0.3 s of imports).
+    from .pipeline import generate
 
-    env = make_environment(templates)
-    globals_ = site_globals(site, citations)
-    pages = list(plan_pages(site))
-    total = len(pages)
-    done = 0
-
-    def progress(units: int) -> None:
-        nonlocal done
-        done += units
-        if options.progress is not None:
-            options.progress(done, total)
-
-    def render_pages(chunk: list[Page]) -> Task:
-        def task(out: SiteWriter) -> int:
-            for page in chunk:
-                try:
-                    html = render_page(env, page, globals_)
-                except TemplateError as exc:
-                    raise OutputError(f"template error while rendering /{page.url}: {exc}") from exc
-                out.write_text(page.output_path, html)
-            return len(chunk)
-        return task
-
-    def write_files(make: Callable[[], dict[str, str]]) -> Task:
-        def task(out: SiteWriter) -> int:
-            for path, text in make().items():
-                out.write_text(path, text)
-            return 0
-        return task
-
-    tasks: list[Task] = [write_files(lambda: build_search(site)),
-                         write_files(lambda: build_exports(site, citations))]
-    tasks += [render_pages(pages[i:i + PAGES_PER_TASK]) for i in range(0, total, PAGES_PER_TASK)]
-    jobs = options.jobs if options.jobs is not None else default_jobs(total)
-    with atomic_output(options.output, fingerprint=inputs) as out:
-        run_tasks(tasks, out, jobs, progress)
-        out.copy_tree(static, "static")
-        out.copy_file(lunr_js, "static/vendor/lunr.min.js")
-        lap("search, exports, render and write")
-    lap("swap in")
-    report.pages = total
-    report.bytes_written = out.bytes_written
-    report.files_changed = out.files_changed
-    report.papers = len(catalog.papers)
+    generate(options, Sources(templates, static, lunr_js), inputs, report, lap)
     return report
 
 

@@ -1,0 +1,89 @@
+"""The build pipeline proper, run by ``build.build`` when its inputs changed.
+
+load and validate → derive → citations (computed before any worker forks, so all share
+them) → tasks: search index, exports, pages in chunks → one ``SiteWriter`` staging folder
+→ ``atomic_output`` moves what changed into the output.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from jinja2 import TemplateError
+
+from .citations import CitationIndex
+from .derive import derive
+from .exports import build_exports
+from .exports import notes as export_notes
+from .loader import load_catalog
+from .pages import Page, plan_pages
+from .parallel import Task, default_jobs, run_tasks
+from .render import make_environment, render_page, site_globals
+from .search_index import build_search
+from .writer import OutputError, SiteWriter, atomic_output
+
+if TYPE_CHECKING:
+    from .build import BuildOptions, BuildReport, Sources
+
+PAGES_PER_TASK = 400  # pages a worker renders per task: small enough to balance two cores
+
+
+def generate(options: BuildOptions, sources: Sources, inputs: str, report: BuildReport,
+             lap: Callable[[str], None]) -> None:
+    """Build the site of ``options.content`` into ``options.output``; fills in ``report``.
+    ``inputs``: the fingerprint of the inputs, kept in the output's manifest."""
+    templates, static, lunr_js = sources.templates, sources.static, sources.lunr_js
+    catalog = load_catalog(options.content, base_url=options.base_url)
+    lap("load")
+    site = derive(catalog)
+    lap("derive")
+    citations = CitationIndex(site)
+    for view in site.papers:  # before the workers fork, so they share one computed index
+        citations.for_paper(view)
+    report.notes.extend(export_notes(citations))
+    lap("citations")
+
+    env = make_environment(templates)
+    globals_ = site_globals(site, citations)
+    pages = list(plan_pages(site))
+    total = len(pages)
+    done = 0
+
+    def progress(units: int) -> None:
+        nonlocal done
+        done += units
+        if options.progress is not None:
+            options.progress(done, total)
+
+    def render_pages(chunk: list[Page]) -> Task:
+        def task(out: SiteWriter) -> int:
+            for page in chunk:
+                try:
+                    html = render_page(env, page, globals_)
+                except TemplateError as exc:
+                    raise OutputError(f"template error while rendering /{page.url}: {exc}") from exc
+                out.write_text(page.output_path, html)
+            return len(chunk)
+        return task
+
+    def write_files(make: Callable[[], dict[str, str]]) -> Task:
+        def task(out: SiteWriter) -> int:
+            for path, text in make().items():
+                out.write_text(path, text)
+            return 0
+        return task
+
+    tasks: list[Task] = [write_files(lambda: build_search(site)),
+                         write_files(lambda: build_exports(site, citations))]
+    tasks += [render_pages(pages[i:i + PAGES_PER_TASK]) for i in range(0, total, PAGES_PER_TASK)]
+    jobs = options.jobs if options.jobs is not None else default_jobs(total)
+    with atomic_output(options.output, fingerprint=inputs) as out:
+        run_tasks(tasks, out, jobs, progress)
+        out.copy_tree(static, "static")
+        out.copy_file(lunr_js, "static/vendor/lunr.min.js")
+        lap("search, exports, render and write")
+    lap("swap in")
+    report.pages = total
+    report.bytes_written = out.bytes_written
+    report.files_changed = out.files_changed
+    report.papers = len(catalog.papers)
