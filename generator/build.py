@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from .freshness import fingerprint
-from .writer import MARKER, OutputError, read_manifest, remove_stale_folders, scan_output
+from .writer import MARKER, OutputError, remove_stale_folders, still_as_built
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 LUNR_JS = Path("node_modules") / "lunr" / "lunr.min.js"
@@ -88,7 +88,7 @@ def build(options: BuildOptions) -> BuildReport:
     lunr_js = find_asset(LUNR_JS)
     check_output_folder(options.output, options.content)
     inputs = fingerprint([options.content, templates, static, lunr_js], [options.base_url])
-    if is_up_to_date(options.output, inputs):
+    if still_as_built(Path(options.output), inputs):
         remove_stale_folders(Path(options.output).resolve())
         report.up_to_date = True
         lap("check")
@@ -100,14 +100,6 @@ def build(options: BuildOptions) -> BuildReport:
 
     generate(options, Sources(templates, static, lunr_js), inputs, report, lap)
     return report
-
-
-def is_up_to_date(output: Path, inputs: str) -> bool:
-    """True when ``output`` was built from these very inputs and no file in it was touched since."""
-    manifest = read_manifest(output)
-    if manifest is None or manifest.fingerprint != inputs:
-        return False
-    return scan_output(Path(output)) == {path: (r.size, r.mtime_ns) for path, r in manifest.files.items()}
 
 
 def check_output_folder(output: Path, content: Path) -> None:

@@ -121,6 +121,34 @@ def read_manifest(output: Path) -> Manifest | None:
     return Manifest(header[1], files)
 
 
+def still_as_built(output: Path, fingerprint: str) -> bool:
+    """True when ``output``'s manifest has this input ``fingerprint`` and every file it lists
+    is still there with the size and mtime it was written with.
+
+    The no-change check, so it is lean: one stat per listed file and no records built.
+    Files someone added to the folder are not looked for here; the next real build
+    removes them.
+    """
+    try:
+        text = (Path(output) / MARKER).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    lines = text.split("\n")
+    if lines[0] != f"{MANIFEST_HEADER} {fingerprint}" or lines[-1] != "":
+        return False
+    root = str(output) + os.sep
+    stat_of = os.stat
+    try:
+        for line in lines[1:-1]:
+            _, size, mtime, path = line.split(" ", 3)
+            st = stat_of(root + path, follow_symlinks=False)
+            if st.st_mtime_ns != int(mtime) or st.st_size != int(size) or not stat.S_ISREG(st.st_mode):
+                return False
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def scan_output(output: Path) -> dict[str, tuple[int, int]]:
     """(size, mtime_ns) of every file below ``output`` by relative path (the marker excluded)."""
     found: dict[str, tuple[int, int]] = {}
@@ -312,9 +340,7 @@ def _apply(staging: Path, output: Path, writer: SiteWriter, stale: set[str], mar
     def set_aside(target: Path, key: str) -> Path | None:
         if not os.path.lexists(target):
             return None
-        if target.is_dir() and not target.is_symlink():
-            raise OSError(errno.EISDIR, "a folder is in the way", str(target))
-        keep = undo_root / key
+        keep = undo_root / key  # a file, or a folder someone put in the way
         keep.parent.mkdir(parents=True, exist_ok=True)
         os.rename(target, keep)
         return keep
@@ -335,10 +361,10 @@ def _apply(staging: Path, output: Path, writer: SiteWriter, stale: set[str], mar
     except BaseException:
         for target, old in reversed(done):
             with suppress(OSError):
-                if old is None:
-                    os.unlink(target)
-                else:
-                    os.replace(old, target)
+                if os.path.lexists(target):
+                    os.unlink(target)  # the new file (only files are ever moved in)
+                if old is not None:
+                    os.rename(old, target)
         raise
     for key in sorted(stale, key=lambda k: -k.count("/")):
         _remove_empty_folders(output, key)

@@ -480,11 +480,11 @@ def test_a_failure_while_moving_changed_files_in_undoes_every_move(built, tmp_pa
     real_rename = os.rename
     calls = {"n": 0}
 
-    def rename(src, dst):  # the fail_at-th move into the output fails
+    def rename(src, dst):  # the fail_at-th move into the output fails (once: undoing works)
         if Path(dst).is_relative_to(out):
-            if calls["n"] == fail_at:
-                raise OSError(13, "Permission denied", str(dst))
             calls["n"] += 1
+            if calls["n"] == fail_at + 1:
+                raise OSError(13, "Permission denied", str(dst))
         real_rename(src, dst)
 
     monkeypatch.setattr(writer.os, "rename", rename)
