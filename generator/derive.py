@@ -10,9 +10,10 @@ templates: templates only read attributes of these views, never the model's inte
 from __future__ import annotations
 
 import hashlib
+import itertools
 import unicodedata
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from markupsafe import Markup
@@ -172,15 +173,10 @@ def paper_list(papers: Iterable[PaperView], own_tag: str | None = None) -> Paper
 def derive(catalog: Catalog) -> SiteData:
     venue_refs = {v.id: VenueRef(v.id, v.name, v.full_name, v.year) for v in catalog.venues.values()}
     tag_refs = {t.id: _tag_ref(t) for t in catalog.tags.values()}
-    author_refs = _author_refs(catalog.papers)
+    keys = _author_keys(catalog.papers)
+    author_refs = _author_refs(catalog.papers, keys)
 
-    views = tuple(
-        sorted(
-            (_paper_view(p, venue_refs, tag_refs, author_refs) for p in catalog.papers),
-            key=lambda v: (v.title_plain.casefold(), v.slug),
-        )
-    )
-    views = _with_ranks(views, list(catalog.venues))
+    views = _paper_views(catalog, venue_refs, tag_refs, author_refs, keys)
 
     by_venue: dict[str, list[PaperView]] = defaultdict(list)
     by_tag: dict[str, list[PaperView]] = defaultdict(list)
@@ -198,7 +194,7 @@ def derive(catalog: Catalog) -> SiteData:
             venue=v,
             description_html=Markup(render_abstract(v.description)) if v.description else Markup(""),
             papers=tuple(by_venue[v.id]),
-            tag_counts=_counts(tag for p in by_venue[v.id] for tag in p.tags),
+            tag_counts=_ref_counts(tag for p in by_venue[v.id] for tag in p.tags),
             presentation_counts=tuple(
                 sorted(Counter(p.presentation for p in by_venue[v.id] if p.presentation).items())
             ),
@@ -207,17 +203,20 @@ def derive(catalog: Catalog) -> SiteData:
     )
     largest = max((len(by_tag[t]) for t in catalog.tags), default=0)
     tags = tuple(
-        TagView(ref=tag_refs[t.id], papers=tuple(by_tag[t.id]), venue_counts=_counts(p.venue for p in by_tag[t.id]),
+        TagView(ref=tag_refs[t.id], papers=tuple(by_tag[t.id]), venue_counts=_ref_counts(p.venue for p in by_tag[t.id]),
                 bar=_bar(len(by_tag[t.id]), largest))
         for t in catalog.tags.values()
     )
+    chain = itertools.chain.from_iterable
     authors = tuple(
         sorted(
             (
                 AuthorView(
                     ref=ref,
                     papers=tuple(by_author[ref.slug]),
-                    coauthors=_counts(a for p in by_author[ref.slug] for a in p.authors if a.slug != ref.slug),
+                    # Every author in a view is the one ref of its slug: leaving out ``ref``
+                    # itself leaves out exactly the entries with its slug.
+                    coauthors=_ref_counts(chain(p.authors for p in by_author[ref.slug]), exclude=ref),
                 )
                 for ref in author_refs.values()
             ),
@@ -241,16 +240,46 @@ def _tag_ref(tag: Tag) -> TagRef:
     return TagRef(tag.id, tag.name, tag.description)
 
 
-def _paper_view(paper: Paper, venues: Mapping[str, VenueRef], tags: Mapping[str, TagRef],
-                authors: Mapping[str, AuthorRef]) -> PaperView:
-    abstract_plain = plain_text(paper.abstract)
-    refs = tuple(authors[author_key(name)] for name in paper.authors)
+def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping[str, TagRef],
+                 authors: Mapping[str, AuthorRef], keys: Mapping[str, str]) -> tuple[PaperView, ...]:
+    """The papers' views, by title (then slug), with their title and venue sort keys.
+
+    The text of every paper is rendered first, so that the sort keys are known when each
+    view is made (views are frozen: filling in the ranks afterwards would copy them all).
+    """
+    papers = catalog.papers
+    texts = [_paper_text(paper) for paper in papers]
+    by_title = sorted(range(len(papers)), key=lambda i: (texts[i][1].casefold(), papers[i].slug))
+    position = {venue_id: rank for rank, venue_id in enumerate(catalog.venues)}
+    last = len(position)
+    by_venue = sorted(range(len(by_title)),
+                      key=lambda rank: (position.get(venues[papers[by_title[rank]].venue].id, last), rank))
+    venue_rank = [0] * len(by_venue)
+    for rank, title_rank in enumerate(by_venue):
+        venue_rank[title_rank] = rank
+    return tuple(
+        _paper_view(papers[i], texts[i], venues, tags, authors, keys, title_rank, venue_rank[title_rank])
+        for title_rank, i in enumerate(by_title)
+    )
+
+
+def _paper_text(paper: Paper) -> tuple[str, str, str, str]:
+    """(title HTML, title plain text, abstract HTML, abstract plain text)."""
+    return (render_title(paper.title), plain_text(paper.title),
+            render_abstract(paper.abstract), plain_text(paper.abstract))
+
+
+def _paper_view(paper: Paper, text: tuple[str, str, str, str], venues: Mapping[str, VenueRef],
+                tags: Mapping[str, TagRef], authors: Mapping[str, AuthorRef], keys: Mapping[str, str],
+                title_rank: int, venue_rank: int) -> PaperView:
+    title_html, title_plain, abstract_html, abstract_plain = text
+    refs = tuple(authors[keys[name]] for name in paper.authors)
     head, tail = fold_authors(refs)
     return PaperView(
         slug=paper.slug,
-        title_html=Markup(render_title(paper.title)),
-        title_plain=plain_text(paper.title),
-        abstract_html=Markup(render_abstract(paper.abstract)),
+        title_html=Markup(title_html),
+        title_plain=title_plain,
+        abstract_html=Markup(abstract_html),
         abstract_plain=abstract_plain,
         description=excerpt(abstract_plain, 200),
         authors=refs,
@@ -263,6 +292,8 @@ def _paper_view(paper: Paper, venues: Mapping[str, VenueRef], tags: Mapping[str,
         paper=paper,
         authors_head=head,
         authors_tail=tail,
+        title_rank=title_rank,
+        venue_rank=venue_rank,
     )
 
 
@@ -271,14 +302,6 @@ def fold_authors(authors: tuple[AuthorRef, ...]) -> tuple[tuple[AuthorRef, ...],
     if len(authors) - AUTHORS_SHOWN < AUTHORS_HIDDEN_MIN:
         return authors, ()
     return authors[:AUTHORS_SHOWN], authors[AUTHORS_SHOWN:]
-
-
-def _with_ranks(views: tuple[PaperView, ...], venue_order: list[str]) -> tuple[PaperView, ...]:
-    """The views (sorted by title) with their title and venue sort keys filled in."""
-    position = {venue_id: i for i, venue_id in enumerate(venue_order)}
-    by_venue = sorted(range(len(views)), key=lambda i: (position.get(views[i].venue.id, len(position)), i))
-    venue_rank = {i: rank for rank, i in enumerate(by_venue)}
-    return tuple(replace(v, title_rank=i, venue_rank=venue_rank[i]) for i, v in enumerate(views))
 
 
 def _related(views: tuple[PaperView, ...]) -> dict[str, tuple[PaperView, ...]]:
@@ -303,12 +326,22 @@ def author_key(name: str) -> str:
     return slugify(name) or "author-" + hashlib.sha1(name.encode("utf-8")).hexdigest()[:10]
 
 
-def _author_refs(papers: tuple[Paper, ...]) -> dict[str, AuthorRef]:
+def _author_keys(papers: tuple[Paper, ...]) -> dict[str, str]:
+    """name -> ``author_key(name)`` for every name in the papers (each name slugged once)."""
+    keys: dict[str, str] = {}
+    for paper in papers:
+        for name in paper.authors:
+            if name not in keys:
+                keys[name] = author_key(name)
+    return keys
+
+
+def _author_refs(papers: tuple[Paper, ...], keys: Mapping[str, str]) -> dict[str, AuthorRef]:
     """One ref per author key, shown with the most frequent spelling (ties: first met)."""
     spellings: dict[str, Counter[str]] = defaultdict(Counter)
     for paper in papers:
         for name in paper.authors:
-            spellings[author_key(name)][name] += 1
+            spellings[keys[name]][name] += 1
     return {key: AuthorRef(names.most_common(1)[0][0], key) for key, names in spellings.items()}
 
 
@@ -318,9 +351,42 @@ def _family_key(name: str) -> tuple[str, str]:
     return (parts[-1] if parts else "", folded)
 
 
-def _counts(items) -> tuple[Count, ...]:
-    counter = Counter(items)
-    return tuple(Count(item, n) for item, n in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0].name.casefold())))
+def _counts(items: Iterable) -> tuple[Count, ...]:
+    """How often each item occurs: most first, then by name (ties: first met).
+
+    The same as sorting ``Counter(items)``, but tallied by identity first: refs are frozen
+    dataclasses, whose generated ``__hash__`` is Python code, and lists repeat the same ref
+    objects, so each distinct object is hashed once instead of once per occurrence. Equal
+    but distinct objects are then merged into the first one met, as ``Counter`` does.
+    """
+    items = list(items)
+    tally = Counter(map(id, items))
+    first = dict(zip(map(id, items), items))  # the list keeps every object (and so its id) alive
+    counter: dict = {}
+    for key, n in tally.items():
+        item = first[key]
+        counter[item] = counter.get(item, 0) + n
+    return tuple(Count(item, n) for item, n in sorted(counter.items(), key=_count_order))
+
+
+def _ref_counts(refs: Iterable[TagRef | AuthorRef | VenueRef], exclude: object = None) -> tuple[Count, ...]:
+    """``_counts`` of refs made by ``derive`` (``exclude``, if given, left out).
+
+    ``derive`` makes one ref object per tag, venue and author, and refs of different ones
+    are never equal, so refs can be counted by identity: the same result as ``_counts``
+    without calling the dataclasses' generated ``__hash__`` (Python code) per occurrence.
+    """
+    refs = list(refs)
+    tally = Counter(map(id, refs))
+    if exclude is not None:
+        tally.pop(id(exclude), None)
+    ref_of = dict(zip(map(id, refs), refs))  # the list keeps every ref (and so its id) alive
+    return tuple(Count(ref_of[key], n) for key, n in sorted(tally.items(), key=lambda kv: (-kv[1], ref_of[kv[0]].name.casefold())))
+
+
+def _count_order(entry: tuple) -> tuple[int, str]:
+    item, n = entry
+    return (-n, item.name.casefold())
 
 
 def _recent(views: tuple[PaperView, ...], catalog: Catalog) -> tuple[PaperView, ...]:

@@ -116,11 +116,18 @@ _LATEX_QUOTES = re.compile(r"``(?=[^\s`])([^`$\n]{0,500}?[^\s`])''")
 _LATEX_SINGLE_QUOTES = re.compile(r"(?<![`\w])`(?=\w)([^`'$\n]{0,200}?[^\s`'])'(?!\w)")
 
 
+# The part of _DROP_CHARS below U+10000: a class the regex engine tests quickly (the full
+# class, with its characters beyond the BMP, makes every search slow). The other dropped
+# characters can only be in a string that has a character beyond U+FFFF.
+_DROP_BMP_CHARS = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufeff\ufdd0-\ufdef\ufffe\uffff]")
+
+
 def _clean(source: Any) -> str:
     if not isinstance(source, str):
         source = "" if source is None else str(source)
     source = _REPLACE_CHARS.sub("\ufffd", source)
-    source = _DROP_CHARS.sub("", source)
+    if _DROP_BMP_CHARS.search(source) or (not source.isascii() and max(source) > "\uffff"):
+        source = _DROP_CHARS.sub("", source)
     if "`" in source and "'" in source:
         source = _LATEX_QUOTES.sub("\u201c\\1\u201d", source)
         source = _LATEX_SINGLE_QUOTES.sub("\u2018\\1\u2019", source)
@@ -1432,13 +1439,55 @@ def _plain_paragraphs(lines: list[str], first_line: int) -> list[Token]:
     return tokens
 
 
+# The fast path. "Simple" text means nothing to Markdown, LaTeX or linkify: it has none of
+# the characters an inline rule, the LaTeX scanner or ``_clean``'s quotes act on, no "''",
+# no "://" (a bare URL), no white space but " " and "\n", no space at the end of a line,
+# and no line that starts with a space, a digit, "-", "+", "#" or "=" (an indented code
+# block, a list, a heading or a setext underline; every other block needs one of the
+# excluded characters). Such text parses to paragraphs (split at blank lines) of one text
+# token per line, joined by soft breaks: its HTML is those paragraphs escaped and its plain
+# text the text itself, with single spaces. Most titles and many abstracts are simple, and
+# markdown-it is the slowest part of rendering them; ``tests/test_text.py`` checks that the
+# fast path and the parser agree.
+_NOT_SIMPLE_CHAR = re.compile(r"[\\`$~&<>*_\[\]@{}|\t\r\x0b\x0c\x1c-\x1f]")
+_NON_ASCII_SPACE = re.compile(r"[^\S\x00-\x7f]")
+_NOT_SIMPLE_LINE_START = re.compile(r"[\d\-+#= ]")  # lists, headings, setext underlines, indents
+_NOT_SIMPLE_AFTER_NEWLINE = re.compile(r"\n[\d\-+#= ]")
+_PARAGRAPH_BREAKS = re.compile(r"\n{2,}")
+
+
+def _is_simple(source: str) -> bool:
+    """Whether ``source`` (cleaned) is simple text as described above (a few fast scans)."""
+    return not (
+        source == "" or source.isspace()
+        or _NOT_SIMPLE_CHAR.search(source)
+        or (not source.isascii() and _NON_ASCII_SPACE.search(source))
+        or "''" in source or "://" in source or " \n" in source or source.endswith(" ")
+        or _NOT_SIMPLE_LINE_START.match(source) or _NOT_SIMPLE_AFTER_NEWLINE.search(source)
+    )
+
+
 @functools.lru_cache(maxsize=_CACHE_SIZE)
 def _render_abstract(source: str) -> str:
+    if _is_simple(source):
+        return "".join(f"<p>{escapeHtml(paragraph)}</p>\n"
+                       for paragraph in _PARAGRAPH_BREAKS.split(source.strip("\n")))
+    return _render_abstract_parsed(source)
+
+
+def _render_abstract_parsed(source: str) -> str:
     return _MD.renderer.render(list(_parse_block(source)), _MD.options, {})
 
 
 @functools.lru_cache(maxsize=_CACHE_SIZE)
 def _render_title(source: str) -> str:
+    source = source.strip()
+    if "\n" not in source and _is_simple(source):
+        return escapeHtml(source).strip()
+    return _render_title_parsed(source)
+
+
+def _render_title_parsed(source: str) -> str:
     env: dict[str, Any] = {_TITLE_ENV_KEY: True}
     tokens = _MD.parseInline(source.strip(), env)
     return _MD.renderer.render(tokens, _MD.options, env).strip()  # env: display math inline
@@ -1474,6 +1523,12 @@ def _plain_inline(children: list[Token], parts: list[str]) -> None:
 
 @functools.lru_cache(maxsize=_CACHE_SIZE)
 def _plain_text(source: str) -> str:
+    if _is_simple(source):
+        return _tidy_plain(source)
+    return _plain_text_parsed(source)
+
+
+def _plain_text_parsed(source: str) -> str:
     parts: list[str] = []
     for token in _parse_block(source):
         kind = token.type
@@ -1496,7 +1551,9 @@ def _tidy_plain(text: str) -> str:
     Text that looks like HTML (``<b>``, ``<script>``) is kept as typed: it is text on the
     page too, and every consumer of plain text escapes it (or sets it as ``textContent``).
     """
-    return _SPACES.sub(" ", _COMMAND_LEFT.sub("", text)).strip()
+    if "\\" in text:
+        text = _COMMAND_LEFT.sub("", text)
+    return " ".join(text.split())  # what _SPACES.sub(" ", text).strip() gives, faster
 
 
 def render_abstract(source: str) -> str:
@@ -1530,7 +1587,7 @@ def excerpt(plain: str, limit: int = 200) -> str:
     """``plain`` cut at a word boundary so that it is at most ``limit`` characters, "…" included."""
     if not isinstance(plain, str):
         plain = "" if plain is None else str(plain)
-    text = _SPACES.sub(" ", plain).strip()
+    text = " ".join(plain.split())  # the same as _SPACES.sub(" ", plain).strip(), faster
     if len(text) <= limit:
         return text
     if limit < 1:

@@ -157,3 +157,34 @@ def test_short_lists_get_no_controls(content):
     assert full.filterable and full.sortable_by_venue
     one_venue = paper_list([p for p in site.papers if p.venue.id == "test-2024"] * 2)
     assert not one_venue.sortable_by_venue
+
+
+def test_counts_match_a_plain_counter():
+    """_counts tallies by identity first; equal but distinct refs still count as one."""
+    from collections import Counter
+
+    from generator.derive import Count, TagRef, _counts
+
+    a, a_copy, b, c = TagRef("a", "Alpha", ""), TagRef("a", "Alpha", ""), TagRef("b", "beta", ""), TagRef("c", "Beta", "")
+    items = [b, a, c, a_copy, b, a, c, c]
+    plain = Counter(items)
+    expected = tuple(Count(item, n) for item, n in sorted(plain.items(), key=lambda kv: (-kv[1], kv[0].name.casefold())))
+    assert _counts(items) == expected
+    assert _counts(items)[0].item is a  # the first one met, as Counter keeps it
+    assert _counts([]) == ()
+
+
+def test_ref_counts_match_counts_on_a_derived_site(content):
+    import itertools
+
+    from generator.derive import _counts, _ref_counts
+
+    site = many_papers(content)
+    for author in site.authors:
+        refs = list(itertools.chain.from_iterable(p.authors for p in author.papers))
+        assert author.coauthors == _counts(r for r in refs if r.slug != author.ref.slug)
+        assert _ref_counts(refs, exclude=author.ref) == author.coauthors
+    for venue in site.venues:
+        assert venue.tag_counts == _counts(t for p in venue.papers for t in p.tags)
+    for tag in site.tags:
+        assert tag.venue_counts == _counts(p.venue for p in tag.papers)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import subprocess
 import sys
+from collections import Counter
+from operator import mul
 
 from generator import related
 from generator.related import cosine, related_indices, terms, vectors
@@ -115,3 +118,98 @@ def test_deterministic_across_hash_seeds():
         for seed in ("1", "2", "3")
     }
     assert len(outputs) == 1
+
+
+def pruned_reference(texts, k=related.RELATED_COUNT):
+    """The pruned search written plainly: list postings in impact order, candidates counted
+    with a Counter, every shortlisted pair scored by the defining sum (in the iteration order
+    of the frozenset intersection, computed on the turn of the paper that met the pair first).
+    ``related_indices`` computes the same thing faster and must agree exactly."""
+    n = len(texts)
+    if n < 2 or k <= 0:
+        return [() for _ in range(n)]
+    vecs = vectors(texts)
+    keys = [frozenset(v) for v in vecs]
+    df = Counter(itertools.chain.from_iterable(keys))
+    exact_mode = n <= related.EXACT_UP_TO
+    max_df = n if exact_mode else max(int(related.MAX_DF_SHARE * n), related.MIN_DF_CAP)
+    cap = n if exact_mode else related.POSTINGS_CAP
+    impact = {}
+    for doc, vec in enumerate(vecs):
+        for term, weight in vec.items():
+            if 2 <= df[term] <= max_df:
+                impact.setdefault(term, []).append((-weight, doc))
+    postings = {term: [doc for _, doc in sorted(entries)[:cap]] for term, entries in impact.items()}
+    query_terms, rescore = (len(df), n) if exact_mode else (related.QUERY_TERMS, related.RESCORE)
+    scores, result = {}, []
+    for doc, vec in enumerate(vecs):
+        query = sorted(((w, t) for t, w in vec.items() if t in postings), key=lambda wt: (-wt[0], wt[1]))[:query_terms]
+        if not query:
+            result.append(())
+            continue
+        lists = []
+        for weight, term in query:
+            lists.extend([postings[term]] * (1 + int(related.LEVELS * weight / query[0][0] - 1e-9)))
+        counted = Counter(itertools.chain.from_iterable(lists))
+        counted.pop(doc, None)
+        if len(counted) > rescore:
+            threshold = sorted(counted.values(), reverse=True)[rescore - 1]
+            shortlist = [other for other, c in counted.items() if c >= threshold]
+        else:
+            shortlist = list(counted)
+        scored = []
+        for other in shortlist:
+            score = scores.pop((other, doc), None) if other < doc else None
+            if score is None:
+                common = keys[doc] & keys[other]
+                score = round(sum(map(mul, map(vec.__getitem__, common), map(vecs[other].__getitem__, common))), 9)
+                if other > doc:
+                    scores[(doc, other)] = score
+            if score > 0.0:
+                scored.append((-score, other))
+        scored.sort()
+        result.append(tuple(other for _, other in scored[:k]))
+    return result
+
+
+def test_bit_set_search_matches_the_plain_pruned_search(monkeypatch):
+    monkeypatch.setattr(related, "EXACT_UP_TO", 100)
+    monkeypatch.setattr(related, "POSTINGS_CAP", 25)
+    monkeypatch.setattr(related, "QUERY_TERMS", 10)
+    monkeypatch.setattr(related, "RESCORE", 8)
+    for seed, levels in ((1, 3), (2, 2), (3, 5)):
+        monkeypatch.setattr(related, "LEVELS", levels)
+        texts = corpus(700, seed=seed)
+        assert related_indices(texts) == pruned_reference(texts)
+    texts = corpus(150, seed=3)  # exact mode
+    monkeypatch.setattr(related, "EXACT_UP_TO", 500)
+    assert related_indices(texts) == pruned_reference(texts)
+
+
+def test_fast_scores_fall_back_to_the_defining_sum(monkeypatch):
+    """Forcing every score through the defining sum, or none, changes nothing here."""
+    texts = corpus(400, seed=4)
+    expected = related_indices(texts)
+    monkeypatch.setattr(related._Scorer, "SLACK", 1.0)  # every interval straddles a midpoint
+    assert related_indices(texts) == expected
+    monkeypatch.setattr(related._Scorer, "SLACK", 0.0)
+    assert related_indices(texts) == expected
+
+
+def test_radix_select_keeps_everything_tied_with_the_kth():
+    rng = random.Random(5)
+    for _ in range(200):
+        counts = [rng.choice([0, 0, 1, 2, 3, 5, 8]) for _ in range(rng.randrange(1, 60))]
+        slices = []
+        for doc, c in enumerate(counts):
+            for i in range(c.bit_length()):
+                if c >> i & 1:
+                    related._add(slices, 1 << doc, i)
+        candidates = sum(1 << d for d, c in enumerate(counts) if c)
+        present = [c for c in counts if c]
+        k = rng.randrange(1, 10)
+        if len(present) <= k:
+            continue
+        threshold = sorted(present, reverse=True)[k - 1]
+        got = related._members(related._at_least_kth(slices, candidates, k))
+        assert sorted(got) == [d for d, c in enumerate(counts) if c and c >= threshold]

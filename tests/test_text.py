@@ -736,3 +736,51 @@ def test_paren_math_after_an_unclosed_one_in_a_link_label():
     assert "<msup><mi>x</mi><mn>2</mn></msup>" in html
     html = render_abstract("\\( " * 50 + r"and later \(y\)")
     assert html.count("<math") == 1
+
+
+# ---------------------------------------------------------------------------------------
+# The fast path for simple text must give exactly what the parser gives
+# ---------------------------------------------------------------------------------------
+
+_SIMPLE_ALPHABET = "aZé½ .,;:?!()/\"'%^+=#-19\n≤—“”\u00a0\t\u2028\u0301\U0001F600\ufffd\u0663" + "xyzw" * 4
+_SIMPLE_PIECES = st.sampled_from(
+    ["word", "Title", " ", "\n", "\n\n", "- ", "1. ", "2) ", "+ ", "# ", "=", "==", "---", "  ", "''", "'",
+     "://", "http", ":", "a:b", "%", "50%", "!", "(", ")", "\"", "x\n===", "z \n", "é", "1", "12."]
+)
+
+
+def _simple_vs_parsed(source: str) -> None:
+    from generator import text
+
+    if not text._is_simple(source):
+        return
+    assert text._tidy_plain(source) == text._plain_text_parsed(source)
+    assert text._render_abstract.__wrapped__(source) == text._render_abstract_parsed(source)
+    assert text._render_title.__wrapped__(source) == text._render_title_parsed(source.strip())
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(alphabet=_SIMPLE_ALPHABET, max_size=60),
+                 st.lists(_SIMPLE_PIECES, max_size=25).map("".join)))
+def test_simple_text_fast_path_matches_the_parser(source):
+    _simple_vs_parsed(source)
+
+
+@pytest.mark.parametrize("source", [
+    "A title", "Two\nlines", "Two\n\nparagraphs\n\n\nhere\n", "\nLeading newline", "Quote \"x\" 50% (a/b): c?",
+    "Don't stop", "- list", "1. list", "Text\n2. list", "Text\n===", "Text\n---", "# Heading", "Text\n# heading",
+    "Text  \nhard break", "Tab\there", "No\u00a0break", "http://example.org", "Mail a@b.org", "x '' y", " lead",
+    "trail ", "",
+])
+def test_simple_text_examples_match_the_parser(source):
+    _simple_vs_parsed(source)
+
+
+def test_simple_text_is_recognised():
+    from generator import text
+
+    assert text._is_simple("A Study of Graphs: Methods, Results (and 50% More)!")
+    assert text._is_simple("First paragraph.\n\nSecond one,\nover two lines.")
+    for source in ["", "\n", "$x$", "a_b", "*a*", "- a", "a\n1. b", "a\n===", "http://x.org", "a  \nb", "a\tb",
+                   "x\u00a0y", "``q''", "a & b", "a <b>", "{x}", "\\emph{x}", "a ~ b", "[a](b)", "a@b.org"]:
+        assert not text._is_simple(source), source
