@@ -53,6 +53,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import json.encoder
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -60,11 +62,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
-from lunr.builder import Builder
-from lunr.idf import idf as Idf
 from lunr.stop_word_filter import WORDS as LUNR_STOP_WORDS
 from lunr.token_set import TokenSet
-from lunr.vector import Vector
 
 from .derive import PaperView, SiteData
 
@@ -332,57 +331,11 @@ def _utf16_key(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
-class _TermBuilder(Builder):
-    """lunr.py's builder fed with terms we made (its tokenizer and pipeline are bypassed:
-    see the module docstring); weights, field vectors and serialization are lunr.py's."""
-
-    def add_terms(self, ref: str, fields: Mapping[str, Sequence[str]]) -> None:
-        self._documents[ref] = {}
-        self.document_count += 1
-        for name in self._fields:
-            terms = fields[name]
-            field_ref = f"{name}/{ref}"
-            frequencies = Counter(terms)
-            self.field_term_frequencies[field_ref] = frequencies
-            self.field_lengths[field_ref] = len(terms)
-            for term in frequencies:
-                posting = self.inverted_index.get(term)
-                if posting is None:
-                    posting = {field_name: {} for field_name in self._fields}
-                    posting["_index"] = self.term_index
-                    self.term_index += 1
-                    self.inverted_index[term] = posting
-                posting[name][ref] = {}
-
-    def _create_field_vectors(self) -> None:
-        """``Builder._create_field_vectors`` (BM25 weights, same arithmetic in the same
-        order, same rounding) without its per-element sorted inserts, which take most of a
-        10,000-paper build. ``test_search_index`` checks the output is identical."""
-        k1, b = self._k1, self._b
-        idf_cache: dict[str, float] = {}
-        field_vectors = {}
-        for field_ref, frequencies in self.field_term_frequencies.items():
-            field_name, doc_ref = field_ref.split("/", 1)
-            if not frequencies:  # (lunr.py divides by the average length only for a term)
-                field_vectors[field_ref] = Vector([])
-                continue
-            field_length = self.field_lengths[field_ref]
-            norm = k1 * (1 - b + b * (field_length / self.average_field_length[field_name]))
-            field_boost = self._fields[field_name].boost
-            doc_boost = self._documents[doc_ref].get("boost", 1)
-            pairs = []
-            for term, tf in frequencies.items():
-                posting = self.inverted_index[term]
-                idf = idf_cache.get(term)
-                if idf is None:
-                    idf = idf_cache[term] = Idf(posting, self.document_count)
-                score = idf * ((k1 + 1) * tf) / (norm + tf)
-                score *= field_boost
-                score *= doc_boost
-                pairs.append((posting["_index"], round(score, 3)))
-            pairs.sort()
-            field_vectors[field_ref] = Vector([x for pair in pairs for x in pair])
-        self.field_vectors = field_vectors
+# BM25 parameters of lunr (``lunr.Builder``'s defaults, which lunr.js uses too).
+_K1 = 1.2
+_B = 0.75
+_PIPELINE = ["stemmer"]  # the search pipeline lunr.py records for ``lunr.stemmer``; lunr.js knows it
+_encode_string = json.encoder.encode_basestring  # how ``json.dumps(ensure_ascii=False)`` writes a string
 
 
 def _significant(value: float) -> float | int:
@@ -391,44 +344,99 @@ def _significant(value: float) -> float | int:
     return int(rounded) if rounded.is_integer() else rounded
 
 
-def _build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]]) -> tuple[dict, dict]:
-    """A lunr index of one part over already-stemmed terms, and its surface words."""
-    builder = _TermBuilder()
-    builder.search_pipeline.add(_lunr_stemmer())  # recorded as "stemmer", which lunr.js knows
-    builder.ref("id")
-    for name, boost in fields:
-        builder.field(name, boost=boost)
+def _idf(documents_with_term: int, document_count: int) -> float:
+    """``lunr.idf.idf``: the same arithmetic, from the number of (field, document) postings."""
+    x = (document_count - documents_with_term + 0.5) / (documents_with_term + 0.5)
+    return math.log(1 + abs(x))
+
+
+def _build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]]) -> tuple[str, dict]:
+    """The serialized lunr index (JSON text) of one part over already-stemmed terms, and its
+    surface words.
+
+    This writes exactly what lunr.py's ``Builder`` (fed these terms, with an empty pipeline
+    and the stemmer as search pipeline) then ``Index.serialize()`` and ``json.dumps`` would,
+    after two changes of ours: the inverted index in JavaScript string order (lunr.js's
+    loader needs it) and vector weights to 3 significant digits (``_significant``). Building
+    it directly skips lunr.py's per-element sorted inserts, its token set (unused when
+    serializing) and one small dict per posting, which took most of a 10,000-paper build.
+    Term numbers (``_index``) are given in order of first appearance (document, field, then
+    position), as lunr.py does. ``tests/test_search_index.py`` compares the output with
+    lunr.py's own.
+    """
+    names = [name for name, _ in fields]
+    boosts = [boost for _, boost in fields]
     words: dict[str, set[str]] = {}
+    term_ids: dict[str, int] = {}  # term -> its "_index"
+    postings: list[list[list[int]]] = []  # by term id, by field: the refs that have the term
+    # By (document, field) in the order lunr.py adds them: (ref, field, length, {term id: tf}).
+    # (Dicts of ints only are not tracked by the garbage collector, lists of pairs would be.)
+    vectors: list[tuple[int, int, int, dict[int, int]]] = []
+    total_lengths = [0] * len(fields)
+    term_of: dict[str, str] = {}  # token -> its term, "" for a stop word
     for ref, doc in enumerate(docs):
-        record: dict[str, list[str]] = {}
-        for name, _ in fields:
-            terms = []
-            for token in doc[name]:
-                if token in STOP_WORDS:
-                    continue
-                term = stem(token)
-                terms.append(term)
-                if term != token:
+        for f, name in enumerate(names):
+            tokens = doc[name]
+            for token in set(tokens).difference(term_of):
+                term = term_of[token] = "" if token in STOP_WORDS else stem(token)
+                if term and term != token:
                     words.setdefault(term, set()).add(token)
-            record[name] = terms
-        builder.add_terms(str(ref), record)
-    if not docs:  # lunr.py cannot average over no documents; an empty index is still valid
-        return {"version": LUNR_JS_VERSION, "fields": [f for f, _ in fields], "fieldVectors": [], "invertedIndex": [],
-                "pipeline": ["stemmer"]}, {}
-    serialized = builder.build().serialize()
-    serialized["invertedIndex"].sort(key=lambda item: _utf16_key(item[0]))
-    for item in serialized["fieldVectors"]:
-        vector = item[1]
-        for i in range(1, len(vector), 2):
-            vector[i] = _significant(vector[i])
+            terms = [term for term in map(term_of.__getitem__, tokens) if term]
+            counts: dict[int, int] = {}
+            for term, tf in Counter(terms).items():  # in order of first appearance
+                tid = term_ids.get(term)
+                if tid is None:
+                    tid = term_ids[term] = len(postings)
+                    postings.append([[] for _ in names])
+                postings[tid][f].append(ref)
+                counts[tid] = tf
+            total_lengths[f] += len(terms)
+            vectors.append((ref, f, len(terms), counts))
+    document_count = len(docs)
+    if not document_count:  # (lunr.py cannot average over no documents; an empty index is still valid)
+        average = [0.0] * len(fields)
+    else:
+        average = [total / document_count for total in total_lengths]
+    idfs = [_idf(sum(len(refs) for refs in posting), document_count) for posting in postings]
+
+    # fieldVectors: [["field/ref", [term id, weight, ...]], ...]. Many weights recur (same
+    # document frequency, term frequency and field length): each is formatted once.
+    formatted: dict[float, str] = {}
+
+    def weight(score: float) -> str:
+        text = formatted[score] = str(_significant(round(score, 3)))
+        return text
+
+    known = formatted.get
+    k1_plus_1 = _K1 + 1
+    vector_texts = []
+    for ref, f, length, counts in vectors:
+        prefix = f"[{_encode_string(f'{names[f]}/{ref}')},["
+        if not counts:
+            vector_texts.append(prefix + "]]")
+            continue
+        norm = _K1 * (1 - _B + _B * (length / average[f]))
+        boost = boosts[f]
+        # lunr.py's score: idf * ((k1 + 1) * tf) / (norm + tf), then times the field boost.
+        scores = [(tid, idfs[tid] * (k1_plus_1 * tf) / (norm + tf) * boost) for tid, tf in sorted(counts.items())]
+        vector_texts.append(prefix + ",".join([f"{tid},{known(score) or weight(score)}" for tid, score in scores])
+                            + "]]")
+
+    # invertedIndex: [[term, {field: {ref: {}}, ..., "_index": n}], ...] in JavaScript order.
+    field_keys = [_encode_string(name) + ":{" for name in names]
+    ref_keys = [f'"{ref}":{{}}' for ref in range(len(docs))]
+    term_texts = []
+    for term in sorted(term_ids, key=_utf16_key):
+        tid = term_ids[term]
+        posting = ",".join(key + ",".join(map(ref_keys.__getitem__, refs)) + "}"
+                           for key, refs in zip(field_keys, postings[tid]))
+        term_texts.append(f'[{_encode_string(term)},{{{posting},"_index":{tid}}}]')
+
+    text = (f'{{"version":{_encode_string(LUNR_JS_VERSION)},"fields":{_dump(names)},'
+            f'"fieldVectors":[{",".join(vector_texts)}],"invertedIndex":[{",".join(term_texts)}],'
+            f'"pipeline":{_dump(_PIPELINE)}}}')
     vocabulary = {term: " ".join(sorted(ws, key=_utf16_key)) for term, ws in sorted(words.items())}
-    return serialized, vocabulary
-
-
-def _lunr_stemmer():
-    from lunr.stemmer import stemmer
-
-    return stemmer
+    return text, vocabulary
 
 
 def _dump(data: object) -> str:
@@ -443,8 +451,8 @@ def build_search(site: SiteData) -> dict[str, str]:
     files: dict[str, str] = {}
     parts = []
     for name, fields in PARTS:
-        serialized, vocabulary = _build_part(fields, tokenized)
-        files[f"search/index-{name}.json"] = _dump(serialized)
+        index_text, vocabulary = _build_part(fields, tokenized)
+        files[f"search/index-{name}.json"] = index_text
         files[f"search/words-{name}.json"] = _dump(vocabulary)
         parts.append({"name": name, "fields": [f for f, _ in fields],
                       "index": f"search/index-{name}.json", "words": f"search/words-{name}.json"})
