@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import datetime
 import json
+import json.encoder
 import re
 import xml.etree.ElementTree as ET
+from xml.sax.saxutils import escape as xml_escape  # & < > as ElementTree escapes text
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -178,7 +180,38 @@ def papers_json(site: SiteData, citations: CitationIndex) -> str:
         ],
         "papers": [_paper_record(v, citations) for v in sorted(site.papers, key=lambda v: v.slug)],
     }
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return _indented_json(data) + "\n"
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False)
+_json_string = json.encoder.encode_basestring  # what _JSON.encode does with a str
+
+
+def _indented_json(value: object, level: int = 0) -> str:
+    """``json.dumps(value, ensure_ascii=False, indent=2)`` for dicts with string keys, lists
+    and scalars. The standard library writes indented JSON in pure Python (its C encoder
+    does compact JSON only); here each scalar goes through the C encoder and the nesting
+    is joined in a few string operations, which is several times faster."""
+    if type(value) is str:
+        return _json_string(value)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        inner = "\n" + "  " * (level + 1)
+        items = []
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"JSON object keys must be strings here, not {key!r}")
+            text = _json_string(item) if type(item) is str else _indented_json(item, level + 1)
+            items.append(f"{_json_string(key)}: {text}")
+        return "{" + inner + ("," + inner).join(items) + "\n" + "  " * level + "}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        inner = "\n" + "  " * (level + 1)
+        items = [_json_string(item) if type(item) is str else _indented_json(item, level + 1) for item in value]
+        return "[" + inner + ("," + inner).join(items) + "\n" + "  " * level + "]"
+    return _JSON.encode(value)  # numbers, booleans, null, and str subclasses
 
 
 def _paper_record(view: PaperView, citations: CitationIndex) -> dict[str, object]:
@@ -226,9 +259,32 @@ def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) ->
     return element
 
 
-def _serialize(root: ET.Element) -> str:
-    ET.indent(root, space="  ")
-    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+def _serialize(root: ET.Element, children: Sequence[str] = ()) -> str:
+    """The XML document of ``root``, indented by two spaces.
+
+    ``children``: more children of ``root`` after its own, already serialized (as
+    ``_serialize_child`` does): a paper's feed entry is written once for all the feeds it
+    is in, and the sitemap's thousands of ``<url>`` elements are written as plain text.
+    """
+    if not children:
+        ET.indent(root, space="  ")
+        return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+    # A placeholder child takes their place: "<_ />" appears nowhere else (text and
+    # attribute values are escaped), and indenting gives it the tail the last one needs.
+    marker = ET.SubElement(root, "_")
+    try:
+        ET.indent(root, space="  ")
+        text = ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+    finally:
+        root.remove(marker)
+    return text.replace("<_ />", "\n  ".join(children), 1)
+
+
+def _serialize_child(element: ET.Element) -> str:
+    """``element`` as ``_serialize`` writes it as a child of the root (without its tail)."""
+    ET.indent(element, space="  ", level=1)
+    element.tail = None
+    return ET.tostring(element, encoding="unicode")
 
 
 def _timestamp(day: datetime.date) -> str:
@@ -243,7 +299,7 @@ def _timestamp(day: datetime.date) -> str:
 def feeds(site: SiteData, citations: CitationIndex) -> dict[str, str]:
     """The Atom feeds of the catalog, of each venue and of each tag (absolute base only)."""
     config = site.catalog.site
-    entries: dict[str, ET.Element] = {}  # one <entry> per paper, shared by the feeds it is in
+    entries: dict[str, str] = {}  # one <entry> per paper, shared by the feeds it is in
     out = {CATALOG_FEED: atom_feed(site, citations, title=config.title, subtitle=config.description,
                                    feed_path=CATALOG_FEED, page_path="", views=site.papers, entries=entries)}
     for venue in site.venues:
@@ -264,8 +320,8 @@ def feed_order(views: Iterable[PaperView]) -> list[PaperView]:
 
 
 def atom_feed(site: SiteData, citations: CitationIndex, *, title: str, subtitle: str, feed_path: str,
-              page_path: str, views: Sequence[PaperView], entries: dict[str, ET.Element] | None = None) -> str:
-    """One Atom feed; ``entries`` caches the ``<entry>`` of each paper between feeds."""
+              page_path: str, views: Sequence[PaperView], entries: dict[str, str] | None = None) -> str:
+    """One Atom feed; ``entries`` caches the serialized ``<entry>`` of each paper between feeds."""
     entries = {} if entries is None else entries
     urls = citations.urls
     assert urls.absolute_base is not None, "feeds need an absolute base URL"
@@ -286,12 +342,13 @@ def atom_feed(site: SiteData, citations: CitationIndex, *, title: str, subtitle:
     author = _sub(feed, "author")  # for entries without authors (Atom requires one)
     _sub(author, "name", config.owner or config.title)
     _sub(feed, "generator", "Papershelf", version=__version__)
+    texts = []
     for view in ordered:
-        entry = entries.get(view.slug)
-        if entry is None:
-            entry = entries[view.slug] = _entry(view, citations)
-        feed.append(entry)
-    return _serialize(feed)
+        text = entries.get(view.slug)
+        if text is None:
+            text = entries[view.slug] = _serialize_child(_entry(view, citations))
+        texts.append(text)
+    return _serialize(feed, texts)
 
 
 def _entry(view: PaperView, citations: CitationIndex) -> ET.Element:
@@ -353,13 +410,16 @@ def sitemaps(site: SiteData, urls: SiteUrls) -> dict[str, str]:
 
 
 def _urlset(pages: Sequence[tuple[str, datetime.date | None]], urls: SiteUrls) -> str:
+    """A sitemap; its ``<url>`` elements written directly, as ``ElementTree`` would write them."""
+    assert urls.absolute_base is not None, "sitemaps need an absolute base URL"
     root = ET.Element("urlset", {"xmlns": SITEMAP_NS})
+    children = []
     for rel, lastmod in pages:
-        url = _sub(root, "url")
-        _sub(url, "loc", urls.absolute(rel))
+        loc = f"<url>\n    <loc>{xml_escape(xml_text(urls.absolute_base + rel))}</loc>"
         if lastmod is not None:
-            _sub(url, "lastmod", lastmod.isoformat())
-    return _serialize(root)
+            loc += f"\n    <lastmod>{lastmod.isoformat()}</lastmod>"
+        children.append(loc + "\n  </url>")
+    return _serialize(root, children)
 
 
 def robots_txt(urls: SiteUrls) -> str:

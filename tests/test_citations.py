@@ -8,7 +8,7 @@ import os
 import re
 import threading
 from pathlib import Path
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote
 
 import bibtexparser
 import pytest
@@ -260,6 +260,29 @@ def test_coins_context_object(content):
     assert (d["rft.aulast"], d["rft.aufirst"]) == ("Lovelace", "Ada")
     assert [v for k, v in pairs if k == "rft.au"] == ["Alan Turing", "Grace Hopper"]
     assert "rft_id" not in dict(parse_qsl(C.coins_kev(view)))  # no page and no link
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30))
+def test_percent_encoding_is_urllib_s(text):
+    assert C._percent_encode(text) == quote(text, safe="")
+
+
+def test_write_bibtex_is_bibtexparser_s_output(content):
+    content.add_paper("odd", title="Graph & {Things} $x_1$ \\", authors=("Ada Lovelace", "Simon and Garfunkel"),
+                      body="An *abstract* with https://x.org/a_b and 100% {unbalanced.")
+    site = site_for(content)
+    index = C.CitationIndex(site)
+    entries = []
+    for view in site.papers:
+        fields = C.bibtex_fields(view, index.for_paper(view).url, "Somewhere")
+        entries.append((index.keys[view.slug], fields))
+        for one in ([entries[-1]], [(index.keys[view.slug], [f for f in fields if f[0] in C.CITE_FIELDS])]):
+            assert C.write_bibtex(one) == C.write_bibtex_with_bibtexparser(one)
+    for some in (entries, [("empty", [])], []):
+        assert C.write_bibtex(some) == C.write_bibtex_with_bibtexparser(some)
+    with pytest.raises(ValueError):
+        C.write_bibtex([("same", []), ("same", [])])
 
 
 def test_meta_tags_and_json_ld(content):

@@ -457,3 +457,67 @@ def test_hostile_content_gives_valid_exports(hostile):
     assert "author" not in nobody.fields_dict and nobody.key == "anon2024nobody"
     duo = parse_bib(hostile / "papers" / "and-name" / "and-name.bib", names=True).entries[0]
     assert len(duo.fields_dict["author"].value) == 2  # "Simon and Garfunkel" stays one name
+
+
+# --------------------------------------------------------------------------- fast writers
+
+
+def _elementtree_document(root: ET.Element) -> str:
+    """How the exports wrote XML documents before writing some parts as text."""
+    ET.indent(root, space="  ")
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def hostile_site(content: ContentDir):
+    content.add_paper("script", title=HOSTILE_TITLE, authors=("José Ñúñez", "Zoë O'Brien & Co"),
+                      body='Abstract </script> & % {unbalanced $a<b$ "q" ]]> --> <!-- \x0b end',
+                      extra="added: 2024-05-07\nlinks:\n  pdf: https://x.org/p.pdf?a=1&b=2")
+    content.add_paper("tagged", title=TAGGED_TITLE, body="Tags.", extra="added: 2024-05-08")
+    content.add_paper("nobody", title="Nobody", authors=(), body="")
+    return derive(load_catalog(content.root, base_url=BASE))
+
+
+def test_feeds_and_sitemap_equal_one_elementtree_document(content):
+    """Entries serialized once for every feed, and sitemap URLs written as text, give the
+    same bytes as one ElementTree document."""
+    site = hostile_site(content)
+    citations = CitationIndex(site)
+    views = exports.feed_order(site.papers)
+    for count in (0, 1, len(views)):
+        kwargs = dict(title="T & <t>", subtitle="S", feed_path="feed.xml", page_path="", views=views[:count])
+        text = exports.atom_feed(site, citations, **kwargs)
+        root = ET.fromstring(exports.atom_feed(site, citations, **{**kwargs, "views": []}))
+        assert len(root.findall(f"{ATOM}entry")) == 0
+        whole = ET.Element("feed", {"xmlns": exports.ATOM_NS, exports.XML_LANG: site.catalog.site.language})
+        for child in list(root):  # the header again, without the namespace ElementTree added on reading
+            whole.append(exports_element(child))
+        for view in views[:count]:
+            whole.append(exports._entry(view, citations))
+        assert text == _elementtree_document(whole)
+    pages = exports.sitemap_pages(site) + [("a&b<c>/", None)]
+    reference = ET.Element("urlset", {"xmlns": exports.SITEMAP_NS})
+    for rel, lastmod in pages:
+        url = ET.SubElement(reference, "url")
+        ET.SubElement(url, "loc").text = BASE + rel
+        if lastmod is not None:
+            ET.SubElement(url, "lastmod").text = lastmod.isoformat()
+    assert exports._urlset(pages, citations.urls) == _elementtree_document(reference)
+    assert exports._urlset([], citations.urls) == _elementtree_document(ET.Element("urlset", {"xmlns": exports.SITEMAP_NS}))
+
+
+def exports_element(element: ET.Element) -> ET.Element:
+    """A copy of a parsed element with the Atom namespace taken off its tags."""
+    copy = ET.Element(element.tag.replace(ATOM, ""), dict(element.attrib))
+    copy.text = element.text
+    for child in element:
+        copy.append(exports_element(child))
+    return copy
+
+
+def test_papers_json_is_what_json_dumps_writes(content):
+    site = hostile_site(content)
+    text = exports.papers_json(site, CitationIndex(site))
+    assert text == json.dumps(json.loads(text), ensure_ascii=False, indent=2) + "\n"
+    odd = {"a": [], "b": {}, "c": [1, 2.5, None, True, False, "é\u2028\"\\"], "d": {"e": [{"f": []}]}, "": "x"}
+    assert exports._indented_json(odd) == json.dumps(odd, ensure_ascii=False, indent=2)
+    assert exports._indented_json([]) == "[]" and exports._indented_json("s") == '"s"'
