@@ -20,6 +20,7 @@ messages are clearer. ``tests/test_properties.py`` checks that both give the sam
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,7 +115,7 @@ def parse(text: str, file: str) -> FrontMatter:
     if isinstance(node, yaml.MappingNode):
         for key_node, _ in node.value:
             if isinstance(key_node, yaml.ScalarNode):
-                key_lines.setdefault(str(key_node.value), key_node.start_mark.line + 2)
+                key_lines.setdefault(str(key_node.value), file_line(yaml_text, key_node.start_mark))
     bad_keys = [k for k in data if not isinstance(k, str)]
     if bad_keys:
         raise FrontMatterError(Problem(file, 2, None, f"field names must be text, found {bad_keys[0]!r}"))
@@ -144,15 +145,14 @@ def _load_with(loader_class: type, yaml_text: str, file: str) -> tuple[yaml.Node
         loader = loader_class(yaml_text)
         try:
             node = loader.get_single_node()
-            _refuse_duplicate_keys(node, file)
+            _refuse_duplicate_keys(node, file, yaml_text)
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
     except yaml.reader.ReaderError as exc:
         raise _reader_problem(exc, yaml_text, file) from None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 2 if mark is not None else 2
+        line = file_line(yaml_text, exc.problem_mark or exc.context_mark)
         reason = exc.problem or exc.context or "invalid YAML"
         if "'\\t'" in reason:
             reason += " (indent with spaces, not tabs)"
@@ -178,7 +178,7 @@ def _check_events(loader_class: type, yaml_text: str, file: str) -> None:
     try:
         while loader.check_event():
             event = loader.get_event()
-            line = event.start_mark.line + 2 if event.start_mark is not None else 2
+            line = file_line(yaml_text, event.start_mark)
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise FrontMatterError(Problem(file, line, None,
                                                "YAML anchors and aliases are not allowed (&name, *name)"))
@@ -197,6 +197,28 @@ def _check_events(loader_class: type, yaml_text: str, file: str) -> None:
         loader.dispose()
 
 
+_YAML_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+_OTHER_BREAKS = re.compile("[\r\x85\u2028\u2029]")
+
+
+def file_line(yaml_text: str, mark: Any) -> int:
+    """The 1-based line of the file where a YAML ``mark`` is (the front matter starts on line 2).
+
+    YAML also breaks lines at CR, NEL (U+0085) and U+2028/9, which are not line ends in the
+    file (split at "\n" only), so where the text has any, the YAML line is mapped back.
+    """
+    if mark is None:
+        return 2
+    if not _OTHER_BREAKS.search(yaml_text):
+        return mark.line + 2
+    start = 0
+    for number, match in enumerate(_YAML_BREAK.finditer(yaml_text), start=1):
+        if number > mark.line:
+            break
+        start = match.end()
+    return yaml_text.count("\n", 0, start) + 2
+
+
 def _reader_problem(exc: yaml.reader.ReaderError, yaml_text: str, file: str) -> FrontMatterError:
     position = exc.position if isinstance(exc.position, int) else 0
     line = yaml_text.count("\n", 0, max(0, position)) + 2
@@ -205,7 +227,7 @@ def _reader_problem(exc: yaml.reader.ReaderError, yaml_text: str, file: str) -> 
     return FrontMatterError(Problem(file, line, None, f"invalid YAML: the character {code} is not allowed"))
 
 
-def _refuse_duplicate_keys(node: yaml.Node | None, file: str) -> None:
+def _refuse_duplicate_keys(node: yaml.Node | None, file: str, yaml_text: str) -> None:
     """YAML keeps the last of two equal keys without a word; we say so instead."""
     stack = [(node, True)]
     while stack:
@@ -214,7 +236,7 @@ def _refuse_duplicate_keys(node: yaml.Node | None, file: str) -> None:
             seen: dict[str, int] = {}
             for key_node, value_node in current.value:
                 if isinstance(key_node, yaml.ScalarNode):
-                    line = key_node.start_mark.line + 2
+                    line = file_line(yaml_text, key_node.start_mark)
                     key = str(key_node.value)
                     if key in seen:
                         what = "" if top else f"key {key!r} "
