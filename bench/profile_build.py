@@ -35,7 +35,7 @@ import generator.build as build_module  # noqa: E402
 import generator.pipeline as pipeline_module  # noqa: E402
 
 # Functions ``pipeline.generate()`` calls, by the name it knows them under: wrapped to see memory after each.
-STAGE_FUNCTIONS = ("load_catalog", "derive", "build_search", "build_exports", "make_environment")
+STAGE_FUNCTIONS = ("load_catalog", "derive", "build_search", "make_environment")
 
 
 def current_rss_mb() -> float:

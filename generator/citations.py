@@ -78,7 +78,7 @@ _TRANSLITERATE = str.maketrans({"ß": "ss", "æ": "ae", "Æ": "ae", "ø": "o", "
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SiteUrls:
     """URLs of the site's files: ``path`` (with the base path) or ``absolute`` (or None)."""
 
@@ -225,7 +225,7 @@ _LATEX_SYMBOLS = frozenset("\\{}$&%#_'\"^~`=.,;:! -/@")
 _ACCENT_SYMBOLS = frozenset("'\"^~`=.")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tok:
     kind: str
     text: str
@@ -1033,7 +1033,7 @@ def _percent_encode(text: str) -> str:
     return "".join(map(_PERCENT_BYTES.__getitem__, text.encode("utf-8")))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Meta:
     name: str
     content: str
@@ -1120,24 +1120,85 @@ def json_ld(view: PaperView, urls: SiteUrls, config: SiteConfig) -> dict[str, ob
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Citation:
-    """Everything a paper page, a list item or an export needs to cite a paper."""
+    """Everything a paper page, a list item or an export needs to cite a paper.
 
-    key: str
-    url: str | None  # the BibTeX/RIS url: absolute page URL, else the best external link
-    page_url: str  # absolute page URL, else a path from the host root
-    bibtex: str  # the entry shown on the page (no abstract)
-    bibtex_full: str  # the .bib file: with abstract, keywords and every link
-    ris: str  # shown on the page (no abstract)
-    ris_full: str  # the .ris file (CRLF line ends, as RIS wants)
-    bib_path: str  # relative to the site root: papers/<slug>/<slug>.bib
-    ris_path: str
-    coins: str  # OpenURL ContextObject for <span class="Z3988" title="…">
-    meta_names: tuple[Meta, ...]  # <meta name=… content=…>: Highwire, Twitter
-    meta_properties: tuple[Meta, ...]  # <meta property=… content=…>: OpenGraph
-    canonical: str  # absolute when base_url is absolute, else a path
-    json_ld: Markup  # escaped for a <script type="application/ld+json">
+    The light fields are computed when the citation is made: list items need the COinS of
+    every paper, about ten times per build. The texts (BibTeX, RIS, meta tags, JSON-LD) are
+    computed on each access instead of kept: each is used once or twice per build (the paper
+    page, the exports), and keeping them took ~180 MB at 10,000 papers.
+    """
+
+    __slots__ = ("_index", "_view", "_location", "key", "url", "page_url", "bib_path", "ris_path",
+                 "coins", "canonical")
+
+    def __init__(self, index: CitationIndex, view: PaperView):
+        urls = index.urls
+        self._index = index
+        self._view = view
+        self._location = index.locations.get(view.venue.id)
+        self.key: str = index.keys.get(view.slug) or base_key(view)
+        self.page_url: str = urls.best(view.url)  # absolute page URL, else a path from the host root
+        # the BibTeX/RIS url: absolute page URL, else the best external link
+        self.url: str | None = urls.absolute(view.url) or best_link(view)
+        self.bib_path: str = paper_bib_path(view.slug)  # relative to the site root: papers/<slug>/<slug>.bib
+        self.ris_path: str = paper_ris_path(view.slug)
+        self.coins: str = coins_kev(view, self.url)  # OpenURL ContextObject for <span class="Z3988">
+        self.canonical: str = self.page_url  # absolute when base_url is absolute, else a path
+
+    @property
+    def bibtex(self) -> str:
+        """The entry shown on the page (no abstract)."""
+        fields = [(name, value) for name, value in self._full_fields() if name in CITE_FIELDS]
+        return write_bibtex([(self.key, fields)])
+
+    @property
+    def bibtex_full(self) -> str:
+        """The .bib file: with abstract, keywords and every link."""
+        return write_bibtex([(self.key, self._full_fields())])
+
+    def _full_fields(self) -> list[tuple[str, str]]:
+        return bibtex_fields(self._view, self.url, self._location)
+
+    @property
+    def ris(self) -> str:
+        """Shown on the page (no abstract)."""
+        return ris_record(self._view, self.url, self.key, self._location, full=False)
+
+    @property
+    def ris_full(self) -> str:
+        """The .ris file (CRLF line ends, as RIS wants)."""
+        return ris_record(self._view, self.url, self.key, self._location, full=True, newline="\r\n")
+
+    @property
+    def meta_names(self) -> tuple[Meta, ...]:
+        """<meta name=… content=…>: Highwire, Twitter."""
+        view = self._view
+        names = list(highwire_tags(view, self.page_url))
+        names += [Meta("twitter:card", "summary"), Meta("twitter:title", text_as_shown(view.paper.title))]
+        if view.description:
+            names.append(Meta("twitter:description", one_line(view.description)))
+        return tuple(names)
+
+    @property
+    def meta_properties(self) -> tuple[Meta, ...]:
+        """<meta property=… content=…>: OpenGraph."""
+        view, index = self._view, self._index
+        props = [Meta("og:type", "article"), Meta("og:title", text_as_shown(view.paper.title))]
+        if view.description:
+            props.append(Meta("og:description", one_line(view.description)))
+        page_abs = index.urls.absolute(view.url)
+        if page_abs:
+            props.append(Meta("og:url", page_abs))
+        props.append(Meta("og:site_name", one_line(index.config.title)))
+        props.append(Meta("article:section", one_line(view.venue.name)))
+        props += [Meta("article:tag", t.name) for t in view.tags]
+        return tuple(props)
+
+    @property
+    def json_ld(self) -> Markup:
+        """Escaped for a <script type="application/ld+json">."""
+        return json_for_script(json_ld(self._view, self._index.urls, self._index.config))
 
 
 class CitationIndex:
@@ -1165,42 +1226,4 @@ class CitationIndex:
         return cached
 
     def _make(self, view: PaperView) -> Citation:
-        urls = self.urls
-        key = self.keys.get(view.slug) or base_key(view)
-        page_abs = urls.absolute(view.url)
-        url = page_abs or best_link(view)
-        location = self.locations.get(view.venue.id)
-        full_fields = bibtex_fields(view, url, location)
-        fields = [(name, value) for name, value in full_fields if name in CITE_FIELDS]
-        ris = ris_record(view, url, key, location, full=False)
-        ris_full = ris_record(view, url, key, location, full=True, newline="\r\n")
-        page = urls.best(view.url)
-        names = list(highwire_tags(view, page))
-        title = text_as_shown(view.paper.title)
-        names += [Meta("twitter:card", "summary"), Meta("twitter:title", title)]
-        if view.description:
-            names.append(Meta("twitter:description", one_line(view.description)))
-        props = [Meta("og:type", "article"), Meta("og:title", title)]
-        if view.description:
-            props.append(Meta("og:description", one_line(view.description)))
-        if page_abs:
-            props.append(Meta("og:url", page_abs))
-        props.append(Meta("og:site_name", one_line(self.config.title)))
-        props.append(Meta("article:section", one_line(view.venue.name)))
-        props += [Meta("article:tag", t.name) for t in view.tags]
-        return Citation(
-            key=key,
-            url=url,
-            page_url=page,
-            bibtex=write_bibtex([(key, fields)]),
-            bibtex_full=write_bibtex([(key, full_fields)]),
-            ris=ris,
-            ris_full=ris_full,
-            bib_path=paper_bib_path(view.slug),
-            ris_path=paper_ris_path(view.slug),
-            coins=coins_kev(view, url),
-            meta_names=tuple(names),
-            meta_properties=tuple(props),
-            canonical=page,
-            json_ld=json_for_script(json_ld(view, urls, self.config)),
-        )
+        return Citation(self, view)

@@ -33,7 +33,7 @@ import re
 import xml.etree.ElementTree as ET
 from xml.sax.saxutils import escape as xml_escape  # & < > as ElementTree escapes text
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from . import __version__
 from .citations import CitationIndex, SiteUrls, paper_date, text_as_shown
@@ -89,22 +89,30 @@ class ExportLink:
 
 def build_exports(site: SiteData, citations: CitationIndex) -> dict[str, str]:
     """Every export file of the site, ``{path relative to the site root: text}``."""
-    files: dict[str, str] = {}
+    return dict(iter_exports(site, citations))
+
+
+def iter_exports(site: SiteData, citations: CitationIndex) -> Iterator[tuple[str, str]]:
+    """Every export file of the site as (path relative to the site root, text), one at a time:
+    the build writes each as it comes, so the ~200 MB of a 10,000-paper catalog's exports are
+    never all in memory at once."""
+    entries: dict[str, str] = {}  # each paper's full BibTeX, made once (citations do not keep it)
     for view in site.papers:
         citation = citations.for_paper(view)
-        files[citation.bib_path] = citation.bibtex_full
-        files[citation.ris_path] = citation.ris_full
-    files[CATALOG_BIB] = bulk_bibtex(site.papers, citations)
+        entries[view.slug] = citation.bibtex_full
+        yield citation.bib_path, entries[view.slug]
+        yield citation.ris_path, citation.ris_full
+    yield CATALOG_BIB, bulk_bibtex(site.papers, citations, entries)
     for venue in site.venues:
-        files[venue_bib_path(venue.ref.id)] = bulk_bibtex(venue.papers, citations)
+        yield venue_bib_path(venue.ref.id), bulk_bibtex(venue.papers, citations, entries)
     for tag in site.tags:
-        files[tag_bib_path(tag.ref.id)] = bulk_bibtex(tag.papers, citations)
-    files[PAPERS_JSON] = papers_json(site, citations)
+        yield tag_bib_path(tag.ref.id), bulk_bibtex(tag.papers, citations, entries)
+    del entries
+    yield PAPERS_JSON, papers_json(site, citations)
     if citations.absolute:
-        files.update(feeds(site, citations))
-        files.update(sitemaps(site, citations.urls))
-    files[ROBOTS] = robots_txt(citations.urls)
-    return files
+        yield from feeds(site, citations).items()
+        yield from sitemaps(site, citations.urls).items()
+    yield ROBOTS, robots_txt(citations.urls)
 
 
 def notes(citations: CitationIndex) -> list[str]:
@@ -124,10 +132,13 @@ def notes(citations: CitationIndex) -> list[str]:
 # ---------------------------------------------------------------------------------------
 
 
-def bulk_bibtex(views: Iterable[PaperView], citations: CitationIndex) -> str:
-    """The full entries of ``views``, ordered by key; an empty string for no papers."""
-    entries = sorted((citations.for_paper(v) for v in views), key=lambda c: c.key)
-    return "\n".join(c.bibtex_full for c in entries)
+def bulk_bibtex(views: Iterable[PaperView], citations: CitationIndex,
+                entries: Mapping[str, str] | None = None) -> str:
+    """The full entries of ``views``, ordered by key; an empty string for no papers.
+    ``entries``: full entries already made, by slug."""
+    pairs = sorted(((citations.for_paper(v).key, v) for v in views), key=lambda kv: kv[0])
+    return "\n".join(entries[v.slug] if entries is not None else citations.for_paper(v).bibtex_full
+                     for _, v in pairs)
 
 
 # ---------------------------------------------------------------------------------------

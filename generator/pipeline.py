@@ -7,13 +7,13 @@ them) → tasks: search index, exports, pages in chunks → one ``SiteWriter`` s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from jinja2 import TemplateError
 
 from .citations import CitationIndex
 from .derive import derive
-from .exports import build_exports
+from .exports import iter_exports
 from .exports import notes as export_notes
 from .loader import load_catalog
 from .pages import Page, plan_pages
@@ -66,15 +66,15 @@ def generate(options: BuildOptions, sources: Sources, inputs: str, report: Build
             return len(chunk)
         return task
 
-    def write_files(make: Callable[[], dict[str, str]]) -> Task:
+    def write_files(make: Callable[[], Iterable[tuple[str, str]]]) -> Task:
         def task(out: SiteWriter) -> int:
-            for path, text in make().items():
+            for path, text in make():
                 out.write_text(path, text)
             return 0
         return task
 
-    tasks: list[Task] = [write_files(lambda: build_search(site)),
-                         write_files(lambda: build_exports(site, citations))]
+    tasks: list[Task] = [write_files(lambda: build_search(site).items()),
+                         write_files(lambda: iter_exports(site, citations))]
     tasks += [render_pages(pages[i:i + PAGES_PER_TASK]) for i in range(0, total, PAGES_PER_TASK)]
     jobs = options.jobs if options.jobs is not None else default_jobs(total)
     with atomic_output(options.output, fingerprint=inputs) as out:
