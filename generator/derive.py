@@ -30,7 +30,7 @@ LIST_CONTROLS_MIN = 6  # lists this long or longer get sort and filter controls
 BAR_STEP = 5  # tag chart bars are 0, 5, ..., 100 percent of the largest tag (CSS classes)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AuthorRef:
     name: str
     slug: str
@@ -40,7 +40,7 @@ class AuthorRef:
         return f"authors/{self.slug}/"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TagRef:
     id: str
     name: str
@@ -51,7 +51,7 @@ class TagRef:
         return f"tags/{self.id}/"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class VenueRef:
     id: str
     name: str
@@ -63,7 +63,7 @@ class VenueRef:
         return f"venues/{self.id}/"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PaperView:
     slug: str
     title_html: Markup
@@ -97,7 +97,7 @@ class PaperView:
         return " ".join(t.id for t in self.tags)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Count:
     """A thing and how many papers it has (tag breakdowns, co-authors)."""
 
@@ -105,7 +105,7 @@ class Count:
     count: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class VenueView:
     ref: VenueRef
     venue: Venue
@@ -115,7 +115,7 @@ class VenueView:
     presentation_counts: tuple[tuple[str, int], ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TagView:
     ref: TagRef
     papers: tuple[PaperView, ...]
@@ -123,14 +123,14 @@ class TagView:
     bar: int = 0  # width of the tag's bar in the home page chart: 0..100, a multiple of BAR_STEP
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AuthorView:
     ref: AuthorRef
     papers: tuple[PaperView, ...]
     coauthors: tuple[Count, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SiteData:
     catalog: Catalog
     papers: tuple[PaperView, ...]  # by title
@@ -143,7 +143,7 @@ class SiteData:
     related: Mapping[str, tuple[PaperView, ...]] = field(default_factory=dict)  # slug -> most similar
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PaperList:
     """The papers of a list page and what its sort and filter controls offer."""
 

@@ -24,7 +24,7 @@ LINK_LABELS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SiteConfig:
     title: str
     description: str = ""
@@ -33,7 +33,7 @@ class SiteConfig:
     owner: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tag:
     id: str
     name: str
@@ -41,7 +41,7 @@ class Tag:
     phrases: tuple[str, ...] = ()  # lower-case phrases that suggest the tag (importers)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Venue:
     id: str
     name: str  # short name, "ICLR 2024"
@@ -54,7 +54,7 @@ class Venue:
     source: str = ""  # file path relative to the content folder
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Link:
     kind: str  # one of LINK_KINDS
     url: str
@@ -64,7 +64,7 @@ class Link:
         return LINK_LABELS[self.kind]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Paper:
     slug: str  # file name and URL segment
     title: str  # may contain $math$ and text-mode LaTeX
@@ -79,7 +79,7 @@ class Paper:
     source: str = ""  # file path relative to the content folder
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Catalog:
     site: SiteConfig
     venues: Mapping[str, Venue]  # id -> venue, sorted by (year desc, name)

@@ -25,7 +25,7 @@ READING_LIST_SHARD = 100  # papers per reading-list data file (the page fetches 
 WINDOW = 2  # page links shown on each side of the current page
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Page:
     url: str  # relative to the site root, "" for the home page, ending in "/" or ".html"
     template: str
@@ -42,14 +42,14 @@ class Page:
         return self.url.split("/", 1)[0] if "/" in self.url else ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PageLink:
     number: int
     url: str  # relative to the site root
     current: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pagination:
     """Where a page sits in a paginated list; ``links`` holds None where page numbers are skipped."""
 
