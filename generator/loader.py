@@ -20,6 +20,7 @@ silently ignored.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -29,9 +30,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from . import schema
-from .errors import ContentError, Problems
+from .errors import ContentError, Problem, Problems
 from .frontmatter import FrontMatter, FrontMatterError, parse
 from .model import Catalog, Link, Paper, SiteConfig, Tag, Venue
+from .parallel import parallel_map
 from .slugs import RESERVED, is_valid_slug
 from .taxonomy import parse_taxonomy
 
@@ -227,42 +229,64 @@ def _read_markdown_folder(folder: Path, kind: str, problems: Problems, root: Pat
         problems.add(f"{kind}/", f"cannot list the folder: {exc.strerror or exc}")
         return
     names = {p.name for p in entries}
-    for path in entries:
-        label = f"{kind}/{shown_name(path.name)}"
-        if _is_leftover(path.name):
+    classified = list(_classify(entries, names, kind))
+    # Reading and YAML parsing are most of the load time: done on every core for big
+    # catalogs, then reported in file order as before.
+    readable = [path for path, _, message in classified if message is None]
+    results = dict(zip(readable, parallel_map(functools.partial(_read_and_parse, kind=kind, root=root), readable)))
+    for path, label, message in classified:
+        if message is not None:
+            if message:
+                problems.add(label, message)
             continue
-        if path.is_dir() and not path.is_symlink():
-            problems.add(label, f"is a folder; {kind}/ holds one <id>.md file per {kind[:-1]} "
-                                "and its subfolders are not read")
-            continue
-        if path.suffix.lower() != ".md":
-            problems.add(label, "not a Markdown file (expected <id>.md); move or rename it")
-            continue
-        if path.suffix != ".md" or not is_valid_slug(path.stem):
-            lower = path.stem.lower() + ".md"
-            if lower != path.name and lower in names:
-                problems.add(label, f"differs only in case from {kind}/{lower}; on macOS and Windows they "
-                                    "are one file: keep one of them")
-            elif lower != path.name and is_valid_slug(path.stem.lower()):
-                problems.add(label, f"file name must be lower-case: rename it to {lower}")
-            elif path.stem.lower() in RESERVED:
-                problems.add(label, f"{path.stem!r} is a reserved device name on Windows; choose another "
-                                    "file name")
-            else:
-                problems.add(label, "file name must be an id of lower-case letters, digits and single hyphens "
-                                    "(at most 80 characters), e.g. 'my-paper.md'")
-            continue
-        text = read_content_file(path, label, problems, root=root)
-        if text is None:
-            failed.add(path.stem)
-            continue
-        try:
-            fm = parse(text, label)
-        except FrontMatterError as exc:
-            problems.extend([exc.problem])
+        fm, found = results[path]
+        problems.extend(found)
+        if fm is None:
             failed.add(path.stem)
             continue
         yield path, label, fm
+
+
+def _classify(entries: list[Path], names: set[str], kind: str) -> Iterator[tuple[Path, str, str | None]]:
+    """(path, label, why it is not read) for each entry: None for a file to read, "" for one
+    to skip silently (editor leftovers)."""
+    for path in entries:
+        label = f"{kind}/{shown_name(path.name)}"
+        if _is_leftover(path.name):
+            yield path, label, ""
+        elif path.is_dir() and not path.is_symlink():
+            yield path, label, (f"is a folder; {kind}/ holds one <id>.md file per {kind[:-1]} "
+                                "and its subfolders are not read")
+        elif path.suffix.lower() != ".md":
+            yield path, label, "not a Markdown file (expected <id>.md); move or rename it"
+        elif path.suffix != ".md" or not is_valid_slug(path.stem):
+            lower = path.stem.lower() + ".md"
+            if lower != path.name and lower in names:
+                yield path, label, (f"differs only in case from {kind}/{lower}; on macOS and Windows they "
+                                    "are one file: keep one of them")
+            elif lower != path.name and is_valid_slug(path.stem.lower()):
+                yield path, label, f"file name must be lower-case: rename it to {lower}"
+            elif path.stem.lower() in RESERVED:
+                yield path, label, (f"{path.stem!r} is a reserved device name on Windows; choose another "
+                                    "file name")
+            else:
+                yield path, label, ("file name must be an id of lower-case letters, digits and single hyphens "
+                                    "(at most 80 characters), e.g. 'my-paper.md'")
+        else:
+            yield path, label, None
+
+
+def _read_and_parse(path: Path, *, kind: str, root: Path) -> tuple[FrontMatter | None, list[Problem]]:
+    """One content file's front matter (None if unreadable or invalid) and its problems."""
+    label = f"{kind}/{shown_name(path.name)}"
+    problems = Problems()
+    text = read_content_file(path, label, problems, root=root)
+    if text is None:
+        return None, problems.items
+    try:
+        return parse(text, label), problems.items
+    except FrontMatterError as exc:
+        return None, problems.items + [exc.problem]
 
 
 def shown_name(name: str) -> str:

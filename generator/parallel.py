@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 from .writer import FileRecord, SiteWriter
 
+T = TypeVar("T")
+R = TypeVar("R")
 Task = Callable[[SiteWriter], int]
 Progress = Callable[[int], None]
 
 # Set just before the workers are forked; they inherit it (tasks are closures, not picklable).
 _SHARED: tuple[Sequence[Task], SiteWriter] | None = None
+_MAPPED: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 
 
 def default_jobs(units: int, minimum_units: int = 2000) -> int:
@@ -62,3 +65,31 @@ def _run_one(index: int) -> tuple[list[FileRecord], list[str], int, int]:
     writer = parent.share()
     units = tasks[index](writer)
     return list(writer.records.values()), writer.staged, writer.bytes_written, units
+
+
+def parallel_map(func: Callable[[T], R], items: Sequence[T], jobs: int | None = None,
+                 minimum_items: int = 2000) -> list[R]:
+    """``[func(x) for x in items]``, on every core when there are many items.
+
+    For pure per-item work (rendering each paper's Markdown and math): workers are forked,
+    so ``func`` and ``items`` are shared, and only the results are sent back (pickled).
+    """
+    global _MAPPED
+    count = len(items)
+    jobs = default_jobs(count, minimum_items) if jobs is None else jobs
+    if jobs <= 1 or count < 2 or not fork_available():
+        return [func(item) for item in items]
+    size = -(-count // (jobs * 4))  # a few chunks per worker, so a slow chunk does not hold up the rest
+    _MAPPED = (func, items)
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            chunks = pool.map(_map_chunk, [(start, min(start + size, count)) for start in range(0, count, size)])
+    finally:
+        _MAPPED = None
+    return [result for chunk in chunks for result in chunk]
+
+
+def _map_chunk(bounds: tuple[int, int]) -> list[Any]:
+    assert _MAPPED is not None, "parallel_map sets the function and items before forking"
+    func, items = _MAPPED
+    return [func(items[i]) for i in range(*bounds)]

@@ -219,3 +219,32 @@ def test_progress_counts_every_page_once(content, tmp_path):
                                 progress=lambda done, total: seen.append((done, total))))
     assert seen and seen[-1] == (report.pages, report.pages)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_parallel_loading_and_deriving_match_serial_ones_problems_and_all(content, tmp_path, monkeypatch):
+    """Reading, parsing and rendering each paper's text run on every core for big catalogs:
+    forced on here for a small one, the problems (in order) and the site must not change."""
+    from generator import parallel
+    from generator.errors import ContentError
+
+    for i in range(12):
+        content.add_paper(f"paper-{i}", title=f"Paper {i} on $K$-means", authors=(f"Author {i % 3}",),
+                          body=f"Abstract {i} with \\emph{{math}} $\\mathcal{{O}}(n^{i})$.")
+    (content.root / "papers" / "Bad-Name.md").write_text(paper_md(title="Bad name"), encoding="utf-8")
+    (content.root / "papers" / "broken.md").write_text("---\ntitle: [unclosed\n---\n", encoding="utf-8")
+    content.add_paper("lost", title="Lost", venue="nowhere-2099")
+
+    def problems(**options) -> list:
+        with pytest.raises(ContentError) as info:
+            build(BuildOptions(content=content.root, output=tmp_path / "never", **options))
+        return [(p.file, p.line, p.field, p.message) for p in info.value.problems]
+
+    serial = problems()
+    monkeypatch.setattr(parallel, "default_jobs", lambda units, minimum_units=0: 2)
+    assert problems() == serial and len(serial) == 3
+    for name in ("Bad-Name.md", "broken.md", "lost.md"):
+        (content.root / "papers" / name).unlink()
+    build(BuildOptions(content=content.root, output=tmp_path / "parallel"))
+    monkeypatch.undo()
+    build(BuildOptions(content=content.root, output=tmp_path / "serial", jobs=1))
+    assert files_of(tmp_path / "parallel") == files_of(tmp_path / "serial")
