@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from typing import Any, Callable, Sequence, TypeVar
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from .writer import FileRecord, SiteWriter
 
@@ -25,9 +26,25 @@ _SHARED: tuple[Sequence[Task], SiteWriter] | None = None
 _MAPPED: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 
 
+_JOBS: int | None = None  # set by ``jobs_chosen`` for the length of a build
+
+
+@contextmanager
+def jobs_chosen(jobs: int | None) -> Iterator[None]:
+    """Within the block, every parallel step uses ``jobs`` workers (None: decide by size)."""
+    global _JOBS
+    previous, _JOBS = _JOBS, jobs
+    try:
+        yield
+    finally:
+        _JOBS = previous
+
+
 def default_jobs(units: int, minimum_units: int = 2000) -> int:
-    """Worker processes for a build of ``units`` pages: one per core, but no pool for small sites
-    (forking costs more than it saves below a couple of thousand pages)."""
+    """Worker processes for ``units`` of work (pages, papers): as chosen (``jobs_chosen``), else
+    one per core, but none for small sites (forking costs more than it saves there)."""
+    if _JOBS is not None:
+        return _JOBS
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, cores) if units >= minimum_units else 1
 

@@ -17,7 +17,7 @@ from .exports import iter_exports
 from .exports import notes as export_notes
 from .loader import load_catalog
 from .pages import Page, plan_pages
-from .parallel import Task, default_jobs, run_tasks
+from .parallel import Task, default_jobs, jobs_chosen, run_tasks
 from .render import make_environment, render_page, site_globals
 from .search_index import build_search
 from .writer import OutputError, SiteWriter, atomic_output
@@ -33,15 +33,16 @@ def generate(options: BuildOptions, sources: Sources, inputs: str, report: Build
     """Build the site of ``options.content`` into ``options.output``; fills in ``report``.
     ``inputs``: the fingerprint of the inputs, kept in the output's manifest."""
     templates, static, lunr_js = sources.templates, sources.static, sources.lunr_js
-    catalog = load_catalog(options.content, base_url=options.base_url)
-    lap("load")
-    site = derive(catalog)
-    lap("derive")
-    citations = CitationIndex(site)
-    for view in site.papers:  # before the workers fork, so they share one computed index
-        citations.for_paper(view)
-    report.notes.extend(export_notes(citations))
-    lap("citations")
+    with jobs_chosen(options.jobs):
+        catalog = load_catalog(options.content, base_url=options.base_url)
+        lap("load")
+        site = derive(catalog)
+        lap("derive")
+        citations = CitationIndex(site)
+        for view in site.papers:  # before the workers fork, so they share one computed index
+            citations.for_paper(view)
+        report.notes.extend(export_notes(citations))
+        lap("citations")
 
     env = make_environment(templates)
     globals_ = site_globals(site, citations)
