@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from .writer import FileRecord, SiteWriter
+from .writer import FileRecord, OutputError, SiteWriter
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -63,17 +65,29 @@ def run_tasks(tasks: Sequence[Task], writer: SiteWriter, jobs: int, progress: Pr
         return
     _SHARED = (tasks, writer)
     try:
-        pool = multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)))
-        try:
-            for records, staged, size, units in pool.imap_unordered(_run_one, range(len(tasks))):
-                writer.merge(records, staged, size)
-                report(units)
-            pool.close()
-        finally:
-            pool.terminate()
-            pool.join()
+        for records, staged, size, units in _results(_run_one, range(len(tasks)), jobs):
+            writer.merge(records, staged, size)
+            report(units)
     finally:
         _SHARED = None
+
+
+def _results(func: Callable[[Any], R], args: Sequence[Any], jobs: int) -> Iterator[R]:
+    """``func(arg)`` for each arg on ``jobs`` forked workers, as they finish.
+
+    A worker that dies (killed for want of memory, say) is an OutputError, not a hang; an
+    error in one stops the rest."""
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(args)), mp_context=multiprocessing.get_context("fork"))
+    try:
+        futures = [pool.submit(func, arg) for arg in args]
+        for future in as_completed(futures):
+            try:
+                yield future.result()
+            except BrokenProcessPool as exc:
+                raise OutputError("a worker process of the build died (out of memory?); "
+                                  "try again with fewer workers, e.g. --jobs 1") from exc
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _run_one(index: int) -> tuple[list[FileRecord], list[str], int, int]:
@@ -99,14 +113,16 @@ def parallel_map(func: Callable[[T], R], items: Sequence[T], jobs: int | None = 
     size = -(-count // (jobs * 4))  # a few chunks per worker, so a slow chunk does not hold up the rest
     _MAPPED = (func, items)
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            chunks = pool.map(_map_chunk, [(start, min(start + size, count)) for start in range(0, count, size)])
+        bounds = [(start, min(start + size, count)) for start in range(0, count, size)]
+        chunks = dict(zip(bounds, [None] * len(bounds)))
+        for start_end, chunk in _results(_map_chunk, bounds, jobs):
+            chunks[start_end] = chunk
     finally:
         _MAPPED = None
-    return [result for chunk in chunks for result in chunk]
+    return [result for chunk in chunks.values() for result in chunk]
 
 
-def _map_chunk(bounds: tuple[int, int]) -> list[Any]:
+def _map_chunk(bounds: tuple[int, int]) -> tuple[tuple[int, int], list[Any]]:
     assert _MAPPED is not None, "parallel_map sets the function and items before forking"
     func, items = _MAPPED
-    return [func(items[i]) for i in range(*bounds)]
+    return bounds, [func(items[i]) for i in range(*bounds)]

@@ -248,3 +248,17 @@ def test_parallel_loading_and_deriving_match_serial_ones_problems_and_all(conten
     monkeypatch.undo()
     build(BuildOptions(content=content.root, output=tmp_path / "serial", jobs=1))
     assert files_of(tmp_path / "parallel") == files_of(tmp_path / "serial")
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path):
+    from generator.parallel import run_tasks
+    from generator.writer import SiteWriter
+
+    def write(name):
+        def task(out):
+            out.write_text(name, "a page")
+            return 1
+        return task
+
+    with pytest.raises(OutputError, match="worker process of the build died"):
+        run_tasks([write("a.html"), lambda out: os._exit(3), write("b.html")], SiteWriter(tmp_path), jobs=2)
