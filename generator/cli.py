@@ -36,7 +36,7 @@ def main() -> None:
 @main.command()
 @CONTENT_OPTION
 @click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=Path("site"),
-              show_default=True, help="Where to write the site (replaced as a whole on success).")
+              show_default=True, help="Where to write the site (changed only when the build succeeds).")
 @click.option("--base-url", default=None,
               help="Where the site will live, e.g. /catalog/ or https://example.org/catalog/ "
                    "(default: base_url in site.toml).")
