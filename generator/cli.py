@@ -61,7 +61,9 @@ def build(content: Path, output: Path, base_url: str | None, serve: bool, port: 
                            progress=bar.update if bar else None)
     if serve:
         # The preview server serves the output folder at its root, so links must start at "/".
-        options = replace(options, base_url="/")
+        # Rebuilds run beside the server's thread, where forking workers is not safe (a lock
+        # held by the other thread stays held in the child): one process unless --jobs says.
+        options = replace(options, base_url="/", jobs=jobs or 1, progress=None)
         from .serve import serve as run_server
 
         run_server(options, port=port, quiet=quiet)

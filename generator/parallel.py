@@ -77,9 +77,16 @@ def _results(func: Callable[[Any], R], args: Sequence[Any], jobs: int) -> Iterat
 
     A worker that dies (killed for want of memory, say) is an OutputError, not a hang; an
     error in one stops the rest."""
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(args)), mp_context=multiprocessing.get_context("fork"))
     try:
-        futures = [pool.submit(func, arg) for arg in args]
+        pool = ProcessPoolExecutor(max_workers=min(jobs, len(args)), mp_context=multiprocessing.get_context("fork"))
+    except (OSError, ImportError, NotImplementedError):  # no semaphores here (some sandboxes): one process
+        yield from map(func, args)
+        return
+    try:
+        try:
+            futures = [pool.submit(func, arg) for arg in args]
+        except (OSError, RuntimeError) as exc:
+            raise OutputError(f"cannot start the build's worker processes ({exc}); try --jobs 1") from exc
         for future in as_completed(futures):
             try:
                 yield future.result()

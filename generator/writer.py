@@ -329,62 +329,92 @@ def atomic_output(output: Path, fingerprint: str = "") -> Iterator[SiteWriter]:
 
 
 def _apply(staging: Path, output: Path, writer: SiteWriter, stale: set[str], marker: str) -> None:
-    """Move the staged files into ``output`` and delete ``stale`` ones, all or nothing.
+    """Bring ``output`` to what was staged, all or nothing.
 
-    Each replaced or deleted file is first moved into ``staging/.undo``; if any step fails,
-    the moves are reversed before the error is raised.
+    Stale files go first, then the folders they leave empty, then the new and changed
+    files move in: so a new folder can take the place of an old file, and on a disk that
+    ignores case a renamed ``Logo.png`` -> ``logo.png`` is not deleted as stale after it
+    arrived. What is removed is kept in ``staging/.undo``; a replaced file is hard-linked
+    there first, so it is never missing while the preview server reads. If any step fails,
+    every step is undone before the error is raised.
     """
     undo_root = staging / ".undo"
-    done: list[tuple[Path, Path | None]] = []  # (path in output, its old file in undo or None)
+    undo_root.mkdir(exist_ok=True)
+    kept: list[tuple[Path, Path]] = []  # (path in output, where its old file or folder waits)
+    folders: list[Path] = []  # folders removed because they emptied
+    moved_in: list[tuple[Path, Path | None]] = []  # (path in output, hard link to what it replaced)
 
-    def set_aside(target: Path, key: str) -> Path | None:
-        if not os.path.lexists(target):
-            return None
-        keep = undo_root / key  # a file, or a folder someone put in the way
-        keep.parent.mkdir(parents=True, exist_ok=True)
+    def undo_path() -> Path:
+        return undo_root / str(len(kept) + len(moved_in))
+
+    def keep_aside(target: Path) -> None:
+        keep = undo_path()
         os.rename(target, keep)
-        return keep
+        kept.append((target, keep))
 
     try:
+        for key in sorted(stale):
+            if os.path.lexists(output / key):
+                keep_aside(output / key)
+        for folder in sorted({f for key in stale for f in _folders_above(key)}, key=lambda f: -f.count("/")):
+            with suppress(OSError):  # not empty (or already gone): it stays
+                os.rmdir(output / folder)
+                folders.append(output / folder)
         for key in writer.staged:
             target = output / key
             _make_folders(output, key)
-            old = set_aside(target, key)
-            done.append((target, old))
-            os.rename(staging / key, target)
-        for key in sorted(stale):
-            target = output / key
-            done.append((target, set_aside(target, key)))
+            old = None
+            if os.path.lexists(target):
+                if target.is_dir() and not target.is_symlink():
+                    keep_aside(target)  # an empty folder someone put where a file goes
+                else:
+                    old = undo_path()
+                    try:
+                        os.link(target, old, follow_symlinks=False)
+                    except OSError:  # no hard links here: set it aside (missing for a moment)
+                        os.rename(target, old)
+            moved_in.append((target, old))
+            os.replace(staging / key, target)
         marker_tmp = staging / (MARKER + ".new")
         marker_tmp.write_text(marker, encoding="utf-8")
         os.replace(marker_tmp, output / MARKER)
     except BaseException:
-        for target, old in reversed(done):
+        for target, old in reversed(moved_in):
             with suppress(OSError):
-                if os.path.lexists(target):
-                    os.unlink(target)  # the new file (only files are ever moved in)
-                if old is not None:
-                    os.rename(old, target)
+                if old is None:
+                    os.unlink(target)
+                else:
+                    os.replace(old, target)
+        for folder in reversed(folders):
+            with suppress(OSError):
+                folder.mkdir(parents=True, exist_ok=True)
+        for target, keep in reversed(kept):
+            with suppress(OSError):
+                _remove_empty_tree(target)  # folders made for new files where an old file was
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.rename(keep, target)
         raise
-    for key in sorted(stale, key=lambda k: -k.count("/")):
-        _remove_empty_folders(output, key)
+
+
+def _remove_empty_tree(path: Path) -> None:
+    """Remove ``path`` if it is a folder holding nothing but (nested) empty folders."""
+    if not path.is_dir() or path.is_symlink():
+        return
+    for folder, _, _ in os.walk(path, topdown=False):
+        with suppress(OSError):
+            os.rmdir(folder)
+
+
+def _folders_above(key: str) -> list[str]:
+    parts = key.split("/")[:-1]
+    return ["/".join(parts[:i]) for i in range(len(parts), 0, -1)]
 
 
 def _make_folders(output: Path, key: str) -> None:
-    """The folders above ``output/key``; a file of the old site in the way is an error."""
+    """The folders above ``output/key``."""
     folder = key.rpartition("/")[0]
     if folder:
         (output / folder).mkdir(parents=True, exist_ok=True)
-
-
-def _remove_empty_folders(output: Path, key: str) -> None:
-    parts = key.split("/")[:-1]
-    while parts:
-        try:
-            os.rmdir(output.joinpath(*parts))
-        except OSError:
-            return
-        parts.pop()
 
 
 def _swap_in(new: Path, output: Path) -> None:

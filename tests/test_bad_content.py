@@ -477,17 +477,17 @@ def test_a_failure_while_moving_changed_files_in_undoes_every_move(built, tmp_pa
     before = snapshot(out)
     built.add_paper("a-paper-on-graphs", title="A Changed Title")
     (built.root / "papers" / "fast-convergence.md").unlink()  # stale files to delete as well
-    real_rename = os.rename
+    real_replace = os.replace
     calls = {"n": 0}
 
-    def rename(src, dst):  # the fail_at-th move into the output fails (once: undoing works)
+    def replace(src, dst):  # the fail_at-th move into the output fails (once: undoing works)
         if Path(dst).is_relative_to(out):
             calls["n"] += 1
             if calls["n"] == fail_at + 1:
                 raise OSError(13, "Permission denied", str(dst))
-        real_rename(src, dst)
+        real_replace(src, dst)
 
-    monkeypatch.setattr(writer.os, "rename", rename)
+    monkeypatch.setattr(writer.os, "replace", replace)
     with pytest.raises(writer.OutputError, match="Permission denied"):
         build(BuildOptions(content=built.root, output=out))
     assert snapshot(out) == before

@@ -52,3 +52,51 @@ def test_the_same_path_cannot_be_written_twice(tmp_path):
         with atomic_output(tmp_path / "site") as w:
             w.write_text("tags/x/index.html", "one")
             w.write_text("tags/x/index.html", "two")
+
+
+def write_site(out, files):
+    with atomic_output(out, fingerprint="test") as w:
+        for path, text in files.items():
+            w.write_text(path, text)
+
+
+def site_files(out):
+    return {p.relative_to(out).as_posix(): p.read_text() for p in sorted(out.rglob("*"))
+            if p.is_file() and p.name != MARKER}
+
+
+@pytest.mark.parametrize("before, after", [
+    ({"static/x": "file", "index.html": "i"}, {"static/x/y.css": "now a folder", "index.html": "i"}),
+    ({"static/x/y.css": "folder", "index.html": "i"}, {"static/x": "now a file", "index.html": "i"}),
+    ({"img/Logo.png": "old", "a/b/c.html": "deep"}, {"img/logo.png": "new", "a.html": "flat"}),
+])
+def test_an_update_reaches_exactly_the_new_files(tmp_path, before, after):
+    out = tmp_path / "site"
+    write_site(out, before)
+    write_site(out, after)
+    assert site_files(out) == after
+    assert not (out / "a" / "b").exists() or "a/b/c.html" in after  # emptied folders go
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("before, after", [
+    ({"static/x": "file", "index.html": "i"}, {"static/x/y.css": "now a folder", "index.html": "new"}),
+    ({"static/x/y.css": "folder", "index.html": "i"}, {"static/x": "now a file", "index.html": "new"}),
+])
+def test_a_failing_update_is_undone_even_across_files_and_folders(tmp_path, monkeypatch, before, after):
+    import generator.writer as writer
+
+    out = tmp_path / "site"
+    write_site(out, before)
+    real_replace = writer.os.replace
+
+    def replace(src, dst):
+        if str(dst).endswith(MARKER):
+            raise OSError(28, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(writer.os, "replace", replace)
+    with pytest.raises(OutputError, match="No space left"):
+        write_site(out, after)
+    assert site_files(out) == before
+    assert leftovers(tmp_path) == []
