@@ -81,7 +81,7 @@ class Sample:
     peak_mb: float  # max RSS of the child, MiB
     status: int
     cpu: float = 0.0  # user + system CPU seconds of the child (steadier than wall time on a busy machine)
-    total_pss_mb: float = 0.0  # peak of the summed PSS of the child and its workers, sampled every 0.1 s
+    total_pss_mb: float = 0.0  # peak of the summed PSS of the child and its workers, sampled every 0.5 s
     report: dict = field(default_factory=dict)  # BuildReport as JSON (Papershelf only)
 
 
@@ -119,7 +119,7 @@ def run_measured(argv: list[str], *, log: Path, env: dict[str, str] | None = Non
     done = threading.Event()
 
     def sample_memory(pid: int) -> None:
-        while not done.wait(0.1):
+        while not done.wait(0.5):
             peak_pss[0] = max(peak_pss[0], _tree_pss_kb(pid))
 
     with open(log, "ab") as out:
@@ -493,7 +493,7 @@ def render_markdown(results: dict) -> str:
         "theme in `bench/hugo/`. Times are wall-clock seconds of the whole subprocess (Python",
         "start-up and imports included), **median** of the repeats; peak memory is the maximum RSS",
         "of the largest process, and *all processes* the peak of the summed PSS of the build and its",
-        "worker processes (sampled every 0.1 s; PSS splits pages a forked worker shares with its parent,",
+        "worker processes (sampled every 0.5 s; PSS splits pages a forked worker shares with its parent,",
         "so nothing is counted twice). The machine is shared and noisy: compare ratios, not absolute times;",
         "when the load average was high, CPU seconds (user + system, where recorded) are steadier",
         "than wall time (Hugo uses both cores, so its CPU time exceeds its wall time).",
