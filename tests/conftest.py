@@ -60,6 +60,16 @@ def paper_md(title: str = "A Paper on Graphs", *, authors=("Ada Lovelace", "Alan
     return "\n".join(lines)
 
 
+def bibtex_balanced(value: str) -> bool:
+    """Braces balance the way BibTeX counts them: every brace counts, escaped or not."""
+    depth = 0
+    for char in value:
+        depth += (char == "{") - (char == "}")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 class ContentDir:
     """A throwaway content folder: ``add_paper`` and friends write files into it."""
 

@@ -22,17 +22,7 @@ from generator.loader import load_catalog
 from generator.model import SiteConfig
 from generator.text import plain_text
 
-from .conftest import REPO, ContentDir
-
-
-def bibtex_balanced(value: str) -> bool:
-    """Braces balance the way BibTeX counts them: every brace counts, escaped or not."""
-    depth = 0
-    for char in value:
-        depth += (char == "{") - (char == "}")
-        if depth < 0:
-            return False
-    return depth == 0
+from .conftest import REPO, ContentDir, bibtex_balanced
 
 
 def parse_one(text: str):

@@ -26,7 +26,7 @@ from generator.loader import load_catalog
 from generator.pages import plan_pages
 from generator.text import plain_text
 
-from .conftest import REPO, ContentDir
+from .conftest import REPO, ContentDir, bibtex_balanced
 
 CONTENT = REPO / "content"
 BASE = "https://example.org/shelf/"
@@ -107,15 +107,6 @@ def parse_bib(path: Path, names: bool = False):
     library = bibtexparser.parse_string(path.read_text(encoding="utf-8"), append_middleware=middleware)
     assert not library.failed_blocks, (path, [str(b.error) for b in library.failed_blocks])
     return library
-
-
-def bibtex_balanced(value: str) -> bool:
-    depth = 0
-    for char in value:
-        depth += (char == "{") - (char == "}")
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 def normalized(text: str) -> str:
