@@ -1,7 +1,8 @@
 """Site-wide exports: bulk BibTeX, per-paper .bib/.ris, Atom feeds, sitemap, robots.txt, papers.json.
 
-``build_exports(site, citations)`` returns every file as ``{path: text}`` (paths relative
-to the site root); ``build`` writes them with the pages. Nothing here writes files.
+``iter_exports(site, citations)`` yields every file as ``(path, text)`` (paths relative to
+the site root), which the build writes as they come; ``build_exports`` collects them into a
+dict. Nothing here writes files.
 
 =================================  ===================================================
 ``papers.bib``                     every paper (full entries: abstract, keywords, links)
