@@ -286,10 +286,12 @@ class SiteWriter:
 def atomic_output(output: Path, fingerprint: str = "") -> Iterator[SiteWriter]:
     """Yield a writer on a staging folder; on success the output becomes what was written.
 
-    A first build (or one over a folder without a manifest) swaps the whole staging folder
-    in. Later builds move only the changed files into place and delete the files no longer
-    produced, with every move undone if one fails; either way nothing in ``output`` changes
-    until the block has succeeded. ``fingerprint`` (of the inputs) is kept in the manifest.
+    The staging folder is made complete: files whose bytes did not change since the last
+    build are hard-linked into it from the output (same inode, so same mtime; copied where
+    hard links are not possible), then the whole folder is swapped in at once. So however
+    the build ends (an error, Ctrl-C, SIGKILL, power cut) the output is the whole previous
+    site or the whole new one, never a mix. ``fingerprint`` (of the inputs) is kept in the
+    manifest.
     """
     output = Path(output).resolve()
     if output.exists() and not output.is_dir():
@@ -309,112 +311,40 @@ def atomic_output(output: Path, fingerprint: str = "") -> Iterator[SiteWriter]:
             path: r for path, r in manifest.files.items() if on_disk.get(path) == (r.size, r.mtime_ns)}
         writer = SiteWriter(tmp, intact)
         yield writer
-        text = Manifest(fingerprint, writer.records).format()
+        _keep_unchanged(output, writer)
+        try:
+            (tmp / MARKER).write_text(Manifest(fingerprint, writer.records).format(), encoding="utf-8")
+            tmp.chmod(0o755)
+        except OSError as exc:
+            raise OutputError(f"cannot write the manifest of {output}: {exc.strerror or exc}") from exc
         with _interrupts_deferred():
             try:
-                if manifest is None:
-                    (tmp / MARKER).write_text(text, encoding="utf-8")
-                    tmp.chmod(0o755)
-                    _swap_in(tmp, output)
-                    writer.files_changed = len(writer.records)
-                else:
-                    stale = set(on_disk) - set(writer.records)
-                    _apply(tmp, output, writer, stale=stale, marker=text)
-                    writer.files_changed = len(writer.staged) + len(stale)
+                _swap_in(tmp, output)
             except OSError as exc:
                 raise OutputError(f"cannot replace {output}: {exc.strerror or exc}") from exc
+            stale = set(on_disk) - set(writer.records)
+            writer.files_changed = len(writer.staged) + len(stale) if manifest else len(writer.records)
     finally:
         with _interrupts_deferred():
             _remove_tree(tmp)
 
 
-def _apply(staging: Path, output: Path, writer: SiteWriter, stale: set[str], marker: str) -> None:
-    """Bring ``output`` to what was staged, all or nothing.
-
-    Stale files go first, then the folders they leave empty, then the new and changed
-    files move in: so a new folder can take the place of an old file, and on a disk that
-    ignores case a renamed ``Logo.png`` -> ``logo.png`` is not deleted as stale after it
-    arrived. What is removed is kept in ``staging/.undo``; a replaced file is hard-linked
-    there first, so it is never missing while the preview server reads. If any step fails,
-    every step is undone before the error is raised.
-    """
-    undo_root = staging / ".undo"
-    undo_root.mkdir(exist_ok=True)
-    kept: list[tuple[Path, Path]] = []  # (path in output, where its old file or folder waits)
-    folders: list[Path] = []  # folders removed because they emptied
-    moved_in: list[tuple[Path, Path | None]] = []  # (path in output, hard link to what it replaced)
-
-    def undo_path() -> Path:
-        return undo_root / str(len(kept) + len(moved_in))
-
-    def keep_aside(target: Path) -> None:
-        keep = undo_path()
-        os.rename(target, keep)
-        kept.append((target, keep))
-
-    try:
-        for key in sorted(stale):
-            if os.path.lexists(output / key):
-                keep_aside(output / key)
-        for folder in sorted({f for key in stale for f in _folders_above(key)}, key=lambda f: -f.count("/")):
-            with suppress(OSError):  # not empty (or already gone): it stays
-                os.rmdir(output / folder)
-                folders.append(output / folder)
-        for key in writer.staged:
-            target = output / key
-            _make_folders(output, key)
-            old = None
-            if os.path.lexists(target):
-                if target.is_dir() and not target.is_symlink():
-                    keep_aside(target)  # an empty folder someone put where a file goes
-                else:
-                    old = undo_path()
-                    try:
-                        os.link(target, old, follow_symlinks=False)
-                    except OSError:  # no hard links here: set it aside (missing for a moment)
-                        os.rename(target, old)
-            moved_in.append((target, old))
-            os.replace(staging / key, target)
-        marker_tmp = staging / (MARKER + ".new")
-        marker_tmp.write_text(marker, encoding="utf-8")
-        os.replace(marker_tmp, output / MARKER)
-    except BaseException:
-        for target, old in reversed(moved_in):
-            with suppress(OSError):
-                if old is None:
-                    os.unlink(target)
-                else:
-                    os.replace(old, target)
-        for folder in reversed(folders):
-            with suppress(OSError):
-                folder.mkdir(parents=True, exist_ok=True)
-        for target, keep in reversed(kept):
-            with suppress(OSError):
-                _remove_empty_tree(target)  # folders made for new files where an old file was
-                target.parent.mkdir(parents=True, exist_ok=True)
-                os.rename(keep, target)
-        raise
-
-
-def _remove_empty_tree(path: Path) -> None:
-    """Remove ``path`` if it is a folder holding nothing but (nested) empty folders."""
-    if not path.is_dir() or path.is_symlink():
-        return
-    for folder, _, _ in os.walk(path, topdown=False):
-        with suppress(OSError):
-            os.rmdir(folder)
-
-
-def _folders_above(key: str) -> list[str]:
-    parts = key.split("/")[:-1]
-    return ["/".join(parts[:i]) for i in range(len(parts), 0, -1)]
-
-
-def _make_folders(output: Path, key: str) -> None:
-    """The folders above ``output/key``."""
-    folder = key.rpartition("/")[0]
-    if folder:
-        (output / folder).mkdir(parents=True, exist_ok=True)
+def _keep_unchanged(output: Path, writer: SiteWriter) -> None:
+    """Put the output's unchanged files (written by an earlier build, same bytes now) into
+    the staging folder beside the new ones: a hard link each, or a copy keeping the mtime."""
+    staged = set(writer.staged)
+    source_root = str(output) + os.sep
+    for key in writer.records:
+        if key in staged:
+            continue
+        target = writer._target(key, key.split("/"))
+        try:
+            try:
+                os.link(source_root + key, target, follow_symlinks=False)
+            except OSError:  # a file system without hard links, or across devices
+                shutil.copy2(source_root + key, target, follow_symlinks=False)
+        except OSError as exc:
+            raise OutputError(f"cannot keep the unchanged file {key}: {exc.strerror or exc}") from exc
 
 
 def _swap_in(new: Path, output: Path) -> None:

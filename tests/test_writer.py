@@ -79,24 +79,59 @@ def test_an_update_reaches_exactly_the_new_files(tmp_path, before, after):
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.parametrize("where", ["keeping an unchanged file", "swapping the folder in"])
 @pytest.mark.parametrize("before, after", [
-    ({"static/x": "file", "index.html": "i"}, {"static/x/y.css": "now a folder", "index.html": "new"}),
-    ({"static/x/y.css": "folder", "index.html": "i"}, {"static/x": "now a file", "index.html": "new"}),
+    ({"static/x": "file", "index.html": "i", "same.html": "s"},
+     {"static/x/y.css": "now a folder", "index.html": "new", "same.html": "s"}),
+    ({"static/x/y.css": "folder", "index.html": "i", "same.html": "s"},
+     {"static/x": "now a file", "index.html": "new", "same.html": "s"}),
 ])
-def test_a_failing_update_is_undone_even_across_files_and_folders(tmp_path, monkeypatch, before, after):
+def test_a_failing_update_leaves_the_previous_site(tmp_path, monkeypatch, before, after, where):
     import generator.writer as writer
 
     out = tmp_path / "site"
     write_site(out, before)
-    real_replace = writer.os.replace
 
-    def replace(src, dst):
-        if str(dst).endswith(MARKER):
-            raise OSError(28, "No space left on device")
-        real_replace(src, dst)
+    def fail(*args, **kwargs):
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(writer.os, "replace", replace)
+    if where == "swapping the folder in":
+        monkeypatch.setattr(writer, "_exchange", fail)
+    else:
+        monkeypatch.setattr(writer.os, "link", fail)
+        monkeypatch.setattr(writer.shutil, "copy2", fail)
     with pytest.raises(OutputError, match="No space left"):
         write_site(out, after)
     assert site_files(out) == before
+    assert leftovers(tmp_path) == []
+
+
+def file_ids(out):
+    return {p.relative_to(out).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns) for p in out.rglob("*")
+            if p.is_file() and p.name != MARKER}
+
+
+@pytest.mark.parametrize("hard_links", [True, False])
+def test_unchanged_files_are_kept_as_they_were_not_rewritten(tmp_path, monkeypatch, hard_links):
+    """An update swaps in a whole folder, but unchanged files in it are the old ones: hard
+    links to them (same inode), or copies with the same mtime where links fail."""
+    import generator.writer as writer
+
+    out = tmp_path / "site"
+    write_site(out, {"a/index.html": "same", "b.html": "old", "c.html": "same too"})
+    before = file_ids(out)
+    if not hard_links:
+        def no_links(*args, **kwargs):
+            raise OSError(1, "Operation not permitted")
+        monkeypatch.setattr(writer.os, "link", no_links)
+    write_site(out, {"a/index.html": "same", "b.html": "new", "c.html": "same too"})
+    after = file_ids(out)
+    assert site_files(out) == {"a/index.html": "same", "b.html": "new", "c.html": "same too"}
+    for path in ("a/index.html", "c.html"):
+        assert after[path][1] == before[path][1]
+        assert (after[path][0] == before[path][0]) == hard_links
+    assert after["b.html"] != before["b.html"]
+    manifest = read_manifest(out)
+    assert {p: (r.size, r.mtime_ns) for p, r in manifest.files.items()} == \
+        {p: ((out / p).stat().st_size, (out / p).stat().st_mtime_ns) for p in manifest.files}
     assert leftovers(tmp_path) == []
