@@ -476,7 +476,9 @@ def build_search(site: SiteData) -> dict[str, str]:
         "parts": parts,
         "shardSize": SHARD_SIZE,
         "shards": shards,
-        "venues": [{"id": v.ref.id, "name": v.ref.name, "year": v.ref.year} for v in site.venues],
+        # "full": the proceedings title in each result's COinS (static/js/search.js)
+        "venues": [{"id": v.ref.id, "name": v.ref.name, "full": v.ref.full_name, "year": v.ref.year}
+                   for v in site.venues],
         "tags": [{"id": t.ref.id, "name": t.ref.name} for t in site.tags],
         "fold": {"map": CHAR_MAP, "maxToken": MAX_TOKEN},
         "query": {

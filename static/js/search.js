@@ -21,7 +21,7 @@
   var FILTERS = ["venue", "tag", "year"];
   var state = { q: "", venue: "", tag: "", year: "" };
   var limit = PAGE;
-  var names = { venue: {}, tag: {} };
+  var names = { venue: {}, venueFull: {}, venueYear: {}, tag: {} };
   var selects = {};
   var backend = null;
   var stage = "loading";
@@ -171,7 +171,11 @@
   /* ------------------------------------------------------------ filters */
 
   function buildFilters(meta) {
-    meta.venues.forEach(function (v) { names.venue[v.id] = v.name; });
+    meta.venues.forEach(function (v) {
+      names.venue[v.id] = v.name;
+      names.venueFull[v.id] = v.full || v.name;
+      names.venueYear[v.id] = v.year;
+    });
     meta.tags.forEach(function (t) { names.tag[t.id] = t.name; });
     if (!filterBox) return;
     var years = [];
@@ -314,7 +318,31 @@
     save.setAttribute("data-title", hit.title);
     save.setAttribute("aria-pressed", "false");
     item.appendChild(save);
+    item.appendChild(coins(hit, a.href));
     return item;
+  }
+
+  // COinS (OpenURL ContextObject in a span), as on the built list pages, so that Zotero can
+  // save the papers of a result list at once. Every author goes as rft.au; the pages split
+  // the first one into aulast/aufirst with BibTeX's name rules, which Zotero reads the same.
+  function coins(hit, pageUrl) {
+    var pairs = [
+      ["ctx_ver", "Z39.88-2004"], ["rft_val_fmt", "info:ofi/fmt:kev:mtx:book"],
+      ["rfr_id", "info:sid/papershelf"], ["rft.genre", "proceeding"], ["rft.atitle", hit.title],
+      ["rft.btitle", names.venueFull[hit.venue] || hit.venue],
+      ["rft.date", String(names.venueYear[hit.venue] || "")],
+    ];
+    hit.authors.forEach(function (author) { pairs.push(["rft.au", author.name]); });
+    pairs.push(["rft_id", pageUrl]);
+    var span = el("span", "Z3988");
+    span.title = pairs.map(function (p) { return encodeKev(p[0]) + "=" + encodeKev(p[1]); }).join("&");
+    return span;
+  }
+
+  function encodeKev(text) {
+    return encodeURIComponent(text).replace(/[!'()*]/g, function (c) {
+      return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+    });
   }
 
   function fillSnippets(snippets) {
@@ -405,7 +433,11 @@
       else if (links.length) links[Math.min(keep, links.length - 1)].focus();
     }
     announce(r.total ? countText(r) : "No papers match " + quoted(r.q) + ".");
-    if (!same) results.dispatchEvent(new CustomEvent("papershelf:results", { bubbles: true }));
+    if (!same) {
+      results.dispatchEvent(new CustomEvent("papershelf:results", { bubbles: true }));
+      // Zotero's Connector looks for items again when a page fires this.
+      document.dispatchEvent(new Event("ZoteroItemUpdated", { bubbles: true, cancelable: true }));
+    }
   }
 
   function showIdle() {

@@ -4,7 +4,8 @@ history, keyboard, assistive-technology hooks, hostile text, no JavaScript, no w
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qs, urlsplit
+from html import unescape
+from urllib.parse import parse_qs, parse_qsl, urlsplit
 
 import pytest
 
@@ -121,6 +122,39 @@ def test_a_result_shows_title_authors_venue_tags_and_a_highlighted_snippet(page,
     assert save.get_attribute("aria-pressed") == "false"
     assert save.get_attribute("data-title").startswith("Encoding Unitig-level Assembly Graphs")
     assert re.search(r"\b1 paper matches\b", page.locator("#search-status").inner_text())
+
+
+def test_results_carry_coins_matching_the_list_pages(page, server):
+    """Zotero saves a result list at once from its COinS spans: each result has one, saying
+    what the same paper's span on its venue page says (authors all as rft.au there)."""
+    open_search(page, server, "q=graph")
+    slugs = results_for(page, "graph")
+    assert len(slugs) >= 3
+    spans = page.eval_on_selector_all(
+        "#search-results > li", "els => els.map(e => [e.dataset.slug, e.querySelector('span.Z3988').title])")
+    assert [slug for slug, _ in spans] == slugs
+    for slug, title in spans:
+        pairs = parse_qsl(title, keep_blank_values=True, strict_parsing=True)
+        got = dict(pairs)
+        assert got["rft_id"] == server.url(f"/papers/{slug}/")
+        item = page.locator(f"#search-results > li[data-slug='{slug}']")
+        authors = [a for a in item.locator(".paper-item-authors").inner_text().split(", ") if a != "Authors unknown"]
+        assert [v for k, v in pairs if k == "rft.au"] == authors
+        page_pairs = list_page_coins(page, server, item.locator(".badge-venue").get_attribute("href"), slug)
+        want = dict(page_pairs)
+        for key in ("ctx_ver", "rft_val_fmt", "rft.genre", "rft.atitle", "rft.btitle", "rft.date"):
+            assert got[key] == want[key], (slug, key)
+        page_authors = ([f"{want['rft.aufirst']} {want['rft.aulast']}"] if "rft.aulast" in want else []) + \
+            [v for k, v in page_pairs if k == "rft.au"]
+        assert page_authors == authors, slug
+
+
+def list_page_coins(page, server, href: str, slug: str) -> list[tuple[str, str]]:
+    """The COinS pairs of ``slug``'s item on the list page at ``href`` (fetched, not opened)."""
+    html = page.evaluate("(u) => fetch(u).then(r => r.text())", server.url(href))
+    item = re.search(r'href="[^"]*/papers/' + re.escape(slug) + r'/".*?<span class="Z3988" title="([^"]*)"', html, re.S)
+    assert item, (href, slug)
+    return parse_qsl(unescape(item.group(1)), keep_blank_values=True, strict_parsing=True)
 
 
 def test_words_missing_from_every_paper_give_partial_results_with_a_note(page, server):
