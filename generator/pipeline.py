@@ -17,7 +17,7 @@ from .exports import iter_exports
 from .exports import notes as export_notes
 from .loader import load_catalog
 from .pages import Page, plan_pages
-from .parallel import Task, default_jobs, jobs_chosen, run_tasks
+from .parallel import Task, default_jobs, frozen_heap, jobs_chosen, run_tasks
 from .render import make_environment, render_page, site_globals
 from .search_index import build_search
 from .writer import OutputError, SiteWriter, atomic_output
@@ -78,7 +78,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: str, report: Build
                          write_files(lambda: iter_exports(site, citations))]
     tasks += [render_pages(pages[i:i + PAGES_PER_TASK]) for i in range(0, total, PAGES_PER_TASK)]
     jobs = options.jobs if options.jobs is not None else default_jobs(total)
-    with atomic_output(options.output, fingerprint=inputs) as out:
+    with frozen_heap(), atomic_output(options.output, fingerprint=inputs) as out:
         run_tasks(tasks, out, jobs, progress)
         out.copy_tree(static, "static")
         out.copy_file(lunr_js, "static/vendor/lunr.min.js")
