@@ -4,6 +4,7 @@ leaves the output alone (but repairs an output someone tampered with)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 from pathlib import Path
@@ -194,6 +195,8 @@ def test_parallel_rendering_writes_exactly_what_serial_rendering_writes(content,
     serial, parallel = tmp_path / "serial", tmp_path / "parallel"
     build(BuildOptions(content=content.root, output=serial, jobs=1))
     report = build(BuildOptions(content=content.root, output=parallel, jobs=2))
+    # the heap frozen for the workers is handed back to the collector (serve builds again and again)
+    assert gc.get_freeze_count() == 0
     assert files_of(serial) == files_of(parallel)
     assert report.files_changed == len(files_of(parallel)) == len(read_manifest(parallel).files)
 
