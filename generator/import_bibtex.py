@@ -211,7 +211,9 @@ def _unwrap(tokens: Sequence[Tok], start: int, end: int, groups: dict[int, int],
                 i = nxt
             prev = None
             continue
-        if tok.kind == SYM and tok.text in _UNESCAPE_SYMBOLS:
+        if tok.kind == SYM and tok.text in _UNESCAPE_SYMBOLS and not (
+                tok.text == "\\%" and out and out[-1].endswith("{")):
+            # (after "{", "%" stays "\%": "{%" would open a template tag, which content prints as typed)
             out.append(_UNESCAPE_SYMBOLS[tok.text])
         else:
             out.append(tok.text)
