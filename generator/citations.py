@@ -782,9 +782,10 @@ def latex_value(source: str, *, protect: bool = False, one_line_spaces: bool = T
         # "{{}\cmd…}" is not (the importer drops the empty group again). The same form after
         # "\cmd " or "\cmd{…} ", where a plain group would read as the command's argument.
         after_command = bool(_ARGUMENT_POSITION.search("".join(out[-3:])))
-        # Likewise when no letter stands outside commands ("*\LaTeX"): the importer reads
-        # braces around no plain letter as literal text, not as protection.
-        bare = _COMMAND_WORD.sub("", inner)
+        # Likewise when no letter or formula stands outside commands and escaped symbols
+        # ("*\LaTeX", "\$\LaTeX"): the importer reads braces around no plain letter as
+        # literal text, not as protection.
+        bare = _COMMAND_OR_SYMBOL.sub("", inner)
         marked = inner.startswith("\\") or after_command or not any(ch.isalpha() or ch == "$" for ch in bare)
         out.append("{{}" + inner + "}" if marked else "{" + inner + "}")
         pos = words[last][1]
@@ -794,7 +795,7 @@ def latex_value(source: str, *, protect: bool = False, one_line_spaces: bool = T
 
 
 _MARKDOWN_HINT = re.compile(r"[*_]|://")  # what ``_markdown_marks`` acts on
-_COMMAND_WORD = re.compile(r"\\[A-Za-z]+")
+_COMMAND_OR_SYMBOL = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL)
 _ARGUMENT_POSITION = re.compile(r"(\\[A-Za-z]+\*?|\})\s+$")
 _BACKSLASHES_BEFORE_BRACE = re.compile(r"(?<!\\)((?:\\\\)+)(?=[{}]|$)")
 

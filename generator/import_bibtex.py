@@ -239,8 +239,8 @@ def _bare_url_argument(tokens: Sequence[Tok], i: int, end: int, groups: dict[int
         return False
     close = groups[i + 1]
     url = "".join(t.text for t in tokens[i + 2 : close])
-    if not _BARE_URL.fullmatch(url) or url[-1] in _URL_TRAILING:
-        return False
+    if not _BARE_URL.fullmatch(url) or url[-1] in _URL_TRAILING or "*" in url or "~" in url:
+        return False  # ("*" would be escaped against emphasis, "~" read as a tie: \url{} keeps them)
     # Braces around it may be dropped (protection): look through them.
     k = i - 1
     while k >= 0 and tokens[k].kind in (OPEN, CLOSE):

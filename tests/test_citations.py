@@ -124,6 +124,8 @@ def test_any_text_gives_a_value_bibtex_reads(text):
     "\\url{a_b}", "Fig.~3"]), min_size=1, max_size=30).map("".join))
 @example("*%%*")  # \emph{\%\%} must not come back as \emph{%%}: "{%%}" reads as a template tag
 @example("*%a%*")
+@example("*$\\LaTeX")  # "\\$" is not a formula: the word gets the {{}…} protection
+@example("http://x.y/a_bFig.~3*")  # a URL with "*" or "~" stays in \\url{}
 def test_text_survives_export_then_import(text):
     """import(export(import(export(t)))) == import(export(t)): the importer reads back exactly
     what the exporter wrote, for titles (protected) and abstracts (verbatim spaces)."""
