@@ -46,7 +46,7 @@ Text-mode LaTeX (outside math), as a reader would expect it:
   "~10%", stays a tilde); ``\\,`` -> narrow no-break space; ``\\\\`` -> a space; accents
   (``Erd\\H{o}s``, ``R\\'enyi``, ``Schr\\"odinger``) -> the accented letter; ````x''`` ->
   "x"; ``\\LaTeX``, ``\\ldots``, ``\\S``, ``\\ss``, ``\\eg``, ``\\ie``, ``\\etal``... -> their text;
-  ``--``/``---`` stay as typed.
+  ``--``/``---`` -> en/em dash, as LaTeX prints them (not in math, code or URLs).
 * Layout commands (``\\noindent``, ``\\small``, ``\\vspace{..}``, ``\\label{..}``...) vanish.
   Unknown commands followed by an argument keep the argument and lose the name
   (``\\mycmd{x}`` -> ``x``); unknown commands without an argument that name a math symbol
@@ -626,7 +626,7 @@ def _math_plain(latex: str) -> str:
 # Text-mode LaTeX on markdown-it inline tokens
 # ---------------------------------------------------------------------------------------
 
-_TEXT_SPECIAL = re.compile(r"\\(?:[A-Za-z]+\*?|.)?|[{}~]|(?<!`)``?(?!`)|''", re.DOTALL)
+_TEXT_SPECIAL = re.compile(r"\\(?:[A-Za-z]+\*?|.)?|[{}~]|(?<!`)``?(?!`)|''|(?<![<!-])---?(?![->])", re.DOTALL)
 # A bare URL typed with LaTeX escapes (https://github.com/a\_b): the backslash is not meant.
 _LATEX_URL_ESCAPE = re.compile(r"%5C(?=[_%#&~$])", re.IGNORECASE)
 _BRACES = re.compile(r"\\.|[{}]", re.DOTALL)
@@ -1185,6 +1185,9 @@ class _InlineLatex:
         if tok in _TEXT_QUOTES:  # LaTeX quotes that Markdown left alone
             self.emit_text(_TEXT_QUOTES[tok])
             return end
+        if tok[0] == "-":  # LaTeX's en and em dashes: "pages 3--5", "this---and that"
+            self.emit_text("\u2014" if tok == "---" else "\u2013")
+            return end
         if tok == "~":
             before = s[match.start() - 1] if match.start() > 0 else self.last_char()
             after = s[end] if end < len(s) else "x"
@@ -1444,7 +1447,7 @@ def _plain_paragraphs(lines: list[str], first_line: int) -> list[Token]:
 # no "://" (a bare URL), no white space but " " and "\n", no space at the end of a line,
 # and no line that starts with a space, a digit, "-", "+", "#" or "=" (an indented code
 # block, a list, a heading or a setext underline; every other block needs one of the
-# excluded characters). Such text parses to paragraphs (split at blank lines) of one text
+# excluded characters; "--" is a dash). Such text parses to paragraphs (split at blank lines) of one text
 # token per line, joined by soft breaks: its HTML is those paragraphs escaped and its plain
 # text the text itself, with single spaces. Most titles and many abstracts are simple, and
 # markdown-it is the slowest part of rendering them; ``tests/test_text.py`` checks that the
@@ -1462,7 +1465,7 @@ def _is_simple(source: str) -> bool:
         source == "" or source.isspace()
         or _NOT_SIMPLE_CHAR.search(source)
         or (not source.isascii() and _NON_ASCII_SPACE.search(source))
-        or "''" in source or "://" in source or " \n" in source or source.endswith(" ")
+        or "''" in source or "--" in source or "://" in source or " \n" in source or source.endswith(" ")
         or _NOT_SIMPLE_LINE_START.match(source) or _NOT_SIMPLE_AFTER_NEWLINE.search(source)
     )
 

@@ -311,7 +311,7 @@ def test_tilde_is_a_tie_only_between_words():
 
 def test_accents_and_quotes():
     html = render_abstract(r"""Erd\H{o}s--R\'enyi and Schr\"odinger and \c{c}a, ``tensor-type'' and `sufficient statistic'.""")
-    assert "Erdős--Rényi and Schrödinger and ça, “tensor-type” and ‘sufficient statistic’." in html
+    assert "Erdős–Rényi and Schrödinger and ça, “tensor-type” and ‘sufficient statistic’." in html
     assert render_abstract(r'He said \"hello\".') == '<p>He said &quot;hello&quot;.</p>\n'
 
 
@@ -784,3 +784,13 @@ def test_simple_text_is_recognised():
     for source in ["", "\n", "$x$", "a_b", "*a*", "- a", "a\n1. b", "a\n===", "http://x.org", "a  \nb", "a\tb",
                    "x\u00a0y", "``q''", "a & b", "a <b>", "{x}", "\\emph{x}", "a ~ b", "[a](b)", "a@b.org"]:
         assert not text._is_simple(source), source
+
+
+def test_latex_dashes_read_as_dashes_except_in_math_code_urls_and_html_lookalikes():
+    assert render_abstract("generalization---generalizing and Burer--Monteiro, pages 3--5") == \
+        "<p>generalization\u2014generalizing and Burer\u2013Monteiro, pages 3\u20135</p>\n"
+    assert plain_text("Burer--Monteiro---fast") == "Burer\u2013Monteiro\u2014fast"
+    assert render_title("A--B") == "A\u2013B"
+    html = render_abstract("Run `--jobs 2` at http://x.org/a--b with $a--b$ or ---- and <!-- x -->.")
+    assert "<code>--jobs 2</code>" in html and 'href="http://x.org/a--b"' in html and ">http://x.org/a--b<" in html
+    assert "----" in html and "&lt;!-- x --&gt;" in html and "\u2013" not in html
