@@ -9,7 +9,6 @@ templates: templates only read attributes of these views, never the model's inte
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import unicodedata
 from collections import Counter, defaultdict
@@ -21,7 +20,7 @@ from markupsafe import Markup
 from .model import Catalog, Link, Paper, Tag, Venue
 from .parallel import parallel_map
 from .related import related_indices
-from .slugs import slugify
+from .slugs import author_key
 from .text import excerpt, plain_text, render_abstract, render_title
 
 RECENT_COUNT = 10
@@ -87,6 +86,11 @@ class PaperView:
     # venue (newest venue first) then title. Every list is a subsequence of both orders.
     title_rank: int = 0
     venue_rank: int = 0
+
+    @property
+    def extra(self) -> Mapping:
+        """The paper's ``extra`` front matter, for custom templates."""
+        return self.paper.extra
 
     @property
     def url(self) -> str:
@@ -315,16 +319,6 @@ def _bar(count: int, largest: int) -> int:
     if count <= 0 or largest <= 0:
         return 0
     return min(100, -(-count * 100 // (largest * BAR_STEP)) * BAR_STEP)
-
-
-def author_key(name: str) -> str:
-    """Identity of an author across papers: the slug of the name (accents folded).
-
-    "José García" and "Jose Garcia" are taken to be one person; two different people
-    with the same name cannot be told apart from names alone.
-    """
-    # Names with no Latin letters (e.g. "张伟") slug to nothing: use a stable digest instead.
-    return slugify(name) or "author-" + hashlib.sha1(name.encode("utf-8")).hexdigest()[:10]
 
 
 def _author_keys(papers: tuple[Paper, ...]) -> dict[str, str]:

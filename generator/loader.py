@@ -173,7 +173,6 @@ def read_papers(
             seen_abstracts.setdefault(abstract_key, label)
         if not ok:
             continue
-        clean.pop("extra", None)
         clean["links"] = tuple(Link(kind, url) for kind, url in clean["links"])
         papers.append(Paper(slug=path.stem, abstract=abstract, source=label, **clean))
     return papers

@@ -8,9 +8,9 @@ data (see ``text`` and ``derive``).
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping
 
 PRESENTATIONS = ("oral", "spotlight", "poster")
 LINK_KINDS = ("pdf", "openreview", "arxiv", "code", "project", "venue_page")
@@ -77,6 +77,9 @@ class Paper:
     provisional: bool = False
     added: datetime.date | None = None
     source: str = ""  # file path relative to the content folder
+    # Free-form front-matter data for custom templates (``paper.extra.x``); not validated.
+    # A plain dict (workers pickle papers), left out of equality and hashing.
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from .errors import Problems
 from .frontmatter import type_name
 from .model import LINK_KINDS, PRESENTATIONS
-from .slugs import is_valid_slug
+from .slugs import author_key, is_valid_slug
 
 
 class Invalid(ValueError):
@@ -92,6 +92,27 @@ def text(value: Any) -> str:
     bad = FORBIDDEN_IN_TEXT.search(value)
     if bad:
         raise Invalid(f"text must not contain {describe_char(bad.group())}")
+    return value
+
+
+# The escapes of double-quoted YAML and TOML strings that LaTeX walks into: "\theta" is a
+# tab and "heta", "\nabla" a line break and "abla", "\alpha" U+0007 and "lpha".
+_QUOTES_HINT = (" (in double quotes a backslash starts an escape: \"\\theta\" is a tab and 'heta';"
+                " put text with LaTeX in single quotes: '$\\theta$')")
+
+
+def line_text(value: Any) -> str:
+    """Text on one line (titles, names): no tab or line break inside."""
+    try:
+        value = text(value)
+    except Invalid as exc:
+        if "control character" in str(exc):
+            raise Invalid(f"{exc}{_QUOTES_HINT}") from None
+        raise
+    bad = re.search(r"[\t\n\r\x85\u2028\u2029]", value)
+    if bad:
+        found = "a tab" if bad.group() == "\t" else "a line break"
+        raise Invalid(f"expected text on one line, found {found} in {value!r}{_QUOTES_HINT}")
     return value
 
 
@@ -174,16 +195,24 @@ def name_list(value: Any) -> tuple[str, ...]:
         hint = ' (write authors: ["First Author", "Second Author"])' if isinstance(value, str) else ""
         raise Invalid(f"expected a list of names, {_found(value)}{hint}")
     names: list[str] = []
+    seen: dict[str, tuple[int, str]] = {}  # author key -> (item number, name) of its first listing
     bad: list[str] = []
     for i, item in enumerate(value, 1):
         try:
-            name = text(item)
+            name = line_text(item)
         except Invalid as exc:
             bad.append(f"item {i}: {exc}")
             continue
-        if name in names:
-            bad.append(f"item {i}: {name!r} is listed twice")
+        key = author_key(name)
+        if key in seen:
+            first, other = seen[key]
+            if other == name:
+                bad.append(f"item {i}: {name!r} is listed twice")
+            else:
+                bad.append(f"item {i}: {name!r} is the same author as {other!r} (item {first}): names that"
+                           " differ only in accents, case or punctuation share one author page")
         else:
+            seen[key] = (i, name)
             names.append(name)
     _raise_all(bad)
     return tuple(names)
@@ -313,7 +342,7 @@ def language(value: Any) -> str:
 
 
 SITE_FIELDS = (
-    Field("title", text, required=True, doc="The site's name, shown in every page header."),
+    Field("title", line_text, required=True, doc="The site's name, shown in every page header."),
     Field("description", optional_text, default="", doc="One or two sentences for the home page and meta tags."),
     Field("base_url", base_url, default="/", doc="Where the site lives: '/', '/catalog/' or 'https://host/path/'."),
     Field("language", language, default="en", doc="Language tag for <html lang>."),
@@ -321,8 +350,8 @@ SITE_FIELDS = (
 )
 
 VENUE_FIELDS = (
-    Field("name", text, required=True, doc="Short name, e.g. 'ICLR 2024'."),
-    Field("full_name", text, required=True, doc="Full name, used in citations."),
+    Field("name", line_text, required=True, doc="Short name, e.g. 'ICLR 2024'."),
+    Field("full_name", line_text, required=True, doc="Full name, used in citations."),
     Field("year", year, required=True, doc="Year of the venue."),
     Field("url", optional_http_url, doc="The venue's web site."),
     Field("location", optional_text, default=None, doc="Where it took place."),
@@ -330,7 +359,7 @@ VENUE_FIELDS = (
 )
 
 PAPER_FIELDS = (
-    Field("title", text, required=True, doc="Title as published; may contain $math$."),
+    Field("title", line_text, required=True, doc="Title as published; may contain $math$."),
     Field("authors", name_list, default=(), doc="Author names in order; empty when unknown."),
     Field("venue", slug, required=True, doc="Id of a venue in content/venues/."),
     Field("tags", slug_list, default=(), doc="Ids of tags in content/tags.toml."),

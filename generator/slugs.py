@@ -7,6 +7,7 @@ by construction, so no id from content can write outside the output folder.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 
@@ -28,10 +29,11 @@ def is_valid_slug(value: str) -> bool:
     )
 
 
-def slugify(text: str, max_length: int = MAX_LENGTH) -> str:
+def slugify(text: str, max_length: int = MAX_LENGTH, *, avoid_reserved: bool = True) -> str:
     """ASCII slug of ``text``: accents folded, LaTeX and punctuation dropped, cut at a word.
 
-    Returns "" when nothing usable is left (callers supply a fallback).
+    Returns "" when nothing usable is left (callers supply a fallback). A reserved name
+    ("con") gets "-1" appended unless ``avoid_reserved`` is False.
     """
     text = re.sub(r"\\[a-zA-Z]+", " ", text)  # LaTeX commands: \mathcal, \emph
     text = unicodedata.normalize("NFKD", text.translate(_TRANSLITERATE))
@@ -45,6 +47,20 @@ def slugify(text: str, max_length: int = MAX_LENGTH) -> str:
         slug = candidate
     if not slug and words:
         slug = words[0][:max_length]
-    if slug in RESERVED:
+    if avoid_reserved and slug in RESERVED:
         slug = f"{slug}-1"
     return slug
+
+
+def author_key(name: str) -> str:
+    """Identity of an author across papers, and their page's slug: the slug of the name.
+
+    "José García" and "Jose Garcia" are taken to be one person; two different people
+    with the same name cannot be told apart from names alone. Names with no Latin letters
+    ("张伟") and names whose slug is reserved ("Con", whose "con-1" would be the page of
+    "Con 1") get a stable digest instead.
+    """
+    slug = slugify(name, avoid_reserved=False)
+    if slug and slug not in RESERVED:
+        return slug
+    return "author-" + hashlib.sha1(name.encode("utf-8")).hexdigest()[:10]

@@ -133,7 +133,9 @@ EXPECTED: dict[str, list[str]] = {
         "papers/noncharacter.md:5: contains U+FDD0 (a Unicode noncharacter); remove it (is this a text file?)",
     ],
     "control-character": [
-        "papers/bell.md:2: title: text must not contain U+0007 (a control character)",
+        "papers/bell.md:2: title: text must not contain U+0007 (a control character) (in double quotes a"
+        " backslash starts an escape: \"\\theta\" is a tab and 'heta'; put text with LaTeX in single quotes:"
+        " '$\\theta$')",
     ],
     "yaml-bomb": [
         "papers/yaml-bomb.md:5: YAML anchors and aliases are not allowed (&name, *name)",

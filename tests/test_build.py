@@ -126,7 +126,7 @@ def test_each_venue_and_tag_page_lists_exactly_its_papers(site, kind):
 
 
 def test_each_author_page_lists_exactly_their_papers(site):
-    from generator.derive import author_key
+    from generator.slugs import author_key
 
     expected: dict[str, set[str]] = {}
     for slug, fm in PAPERS.items():

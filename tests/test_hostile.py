@@ -39,7 +39,7 @@ from .test_site_integrity import (
 XSS_TITLE = '<script>alert("t1")</script> <img src=x onerror=alert(2)> </script><script>alert(3)</script>'
 BREAKOUT_TITLE = "</script><script>alert(4)</script><!-- </SCRIPT > <!--<script>"
 JINJA_TITLE = "{{ 'EVAL' ~ 'UATED' }} and {% if false %}shown-only-if-printed{% endif %} {# comment #}"
-WEIRD_TITLE = "\u202eevil\u202c J\u0301ose\u0300 \u200bzero-width 张伟 😀 soft\u00adhyphen \ufb01 \u2028 line"
+WEIRD_TITLE = "\u202eevil\u202c J\u0301ose\u0300 \u200bzero-width 张伟 😀 soft\u00adhyphen \ufb01 line"
 HOSTILE_NAMES = ['"><img src=x onerror=alert(5)>', "{{ config }}", "..", "CON", "/etc/passwd", "<b>Eve</b>",
                  "javascript:alert(6)", "\u202eRight To Left"]
 
@@ -108,7 +108,7 @@ def hostile(tmp_path_factory) -> tuple[Path, Path]:
     c.add_paper("script-breakout", _paper(BREAKOUT_TITLE, "</script><script>alert('b1')</script> " * 3
                                           + "\n\n<!-- </script> -->"))
     c.add_paper("jinja", _paper(JINJA_TITLE, JINJA_ABSTRACT, authors=["{{ 7*191 }}", "{% raw %}x"]))
-    c.add_paper("weird-unicode", _paper(WEIRD_TITLE, WEIRD_TITLE + "\n\n" + "Ω≈ç√∫ ﷽ 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 e\u0301\u0301\u0301 "
+    c.add_paper("weird-unicode", _paper(WEIRD_TITLE, WEIRD_TITLE + " \u2028 line separator\n\n" + "Ω≈ç√∫ ﷽ 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 e\u0301\u0301\u0301 "
                                         "\u0000".replace("\u0000", "") + "tab\there \x0c formfeed \x1b escape "
                                         "\x85 next-line \u2029 para"))
     words = " ".join(f"w{i}" for i in range(HUGE_WORDS))

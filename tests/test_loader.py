@@ -59,6 +59,33 @@ def test_links_presentation_and_provisional(content):
     assert paper.links == (Link("arxiv", "https://arxiv.org/abs/2401.00001"), Link("code", "https://github.com/example/code"))
 
 
+def test_extra_front_matter_reaches_custom_templates(content, tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from generator.build import BuildOptions, build
+
+    content.add_paper("extra", title="With Extra", extra="""
+        extra:
+          reading_group: "2024-05-03"
+          slides: {url: "https://example.org/s.pdf"}
+        """)
+    paper = next(p for p in load_catalog(content.root).papers if p.slug == "extra")
+    assert paper.extra == {"reading_group": "2024-05-03", "slides": {"url": "https://example.org/s.pdf"}}
+    templates = tmp_path / "templates"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "templates", templates)
+    page = templates / "paper.html"
+    head, _, tail = page.read_text(encoding="utf-8").rpartition("{% endblock %}")
+    page.write_text(head + "{% if paper.extra.reading_group is defined %}<p id=rg>Discussed"
+                    " {{ paper.extra.reading_group }}, <a href=\"{{ paper.extra.slides.url }}\">slides</a></p>"
+                    "{% endif %}{% endblock %}" + tail, encoding="utf-8")
+    build(BuildOptions(content=content.root, output=tmp_path / "site", templates=templates))
+    html = (tmp_path / "site" / "papers" / "extra" / "index.html").read_text(encoding="utf-8")
+    assert '<p id=rg>Discussed 2024-05-03, <a href="https://example.org/s.pdf">slides</a></p>' in html
+    other = (tmp_path / "site" / "papers" / "a-paper-on-graphs" / "index.html").read_text(encoding="utf-8")
+    assert "id=rg" not in other
+
+
 def test_base_url_override_is_normalised(content):
     assert load_catalog(content.root, base_url="/catalog").site.base_url == "/catalog/"
     assert load_catalog(content.root, base_url="https://example.org/c/").site.base_url == "https://example.org/c/"

@@ -104,6 +104,35 @@ def test_name_list():
     assert invalid(schema.name_list, {"a": 1}) == "expected a list of names, found a mapping"
 
 
+@pytest.mark.parametrize("value, found", [
+    ("Learning $\theta$", "a tab"),
+    ("Via $\nabla f$", "a line break"),
+    ("Rank $\u2028ambda$", "a line break"),  # "$\\Lambda$" in double quotes: YAML reads "\\L" as U+2028
+    ("a\rb", "a line break"),
+])
+def test_line_text_refuses_what_a_double_quoted_backslash_makes(value, found):
+    message = invalid(schema.line_text, value)
+    assert message.startswith(f"expected text on one line, found {found} in ")
+    assert "put text with LaTeX in single quotes" in message
+    assert "single quotes" in invalid(schema.line_text, "Al\x07pha")  # "\alpha": U+0007
+    assert schema.line_text("  A title with $\\theta$ \n") == "A title with $\\theta$"
+
+
+def test_names_of_one_author_page_are_refused_in_one_list():
+    assert invalid(schema.name_list, ["José Núñez", "Ada", "JOSE NUNEZ"]) == (
+        "item 3: 'JOSE NUNEZ' is the same author as 'José Núñez' (item 1): names that differ only in"
+        " accents, case or punctuation share one author page")
+    assert schema.name_list(["Con", "Con 1"]) == ("Con", "Con 1")
+
+
+def test_a_reserved_name_gets_an_author_page_of_its_own():
+    from generator.slugs import author_key
+
+    assert author_key("Con 1") == "con-1"
+    assert author_key("Con").startswith("author-") and author_key("Con") != author_key("CON 2")
+    assert author_key("José Núñez") == author_key("Jose Nunez") == "jose-nunez"
+
+
 def test_slug_list():
     assert schema.slug_list(["a", "b-c", "a"]) == ("a", "b-c")
     assert invalid(schema.slug_list, "graph-learning") == \
