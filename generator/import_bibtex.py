@@ -2,6 +2,16 @@
 
 One paper file per entry, read with bibtexparser (v2):
 
+* ``@string`` macros and ``#`` concatenations are resolved (the month names ``jan`` …
+  ``dec`` are predefined, as in BibTeX); a macro no ``@string`` defines is an error.
+* ``crossref``: an entry takes the fields it lacks from the entry it names (in any of the
+  files given), one level deep, as BibTeX does; the parent's ``title`` becomes the child's
+  ``booktitle`` when the parent is a volume (``@proceedings``, ``@book``, ``@collection`` …;
+  ``journal`` for ``@periodical``) and the parent has no ``booktitle`` itself. Fields that
+  describe the parent rather than the paper (title, abstract, keywords, doi, url, eprint,
+  link fields) are not inherited.
+* ``@proceedings`` (and ``@periodical``) entries, and volumes that another entry names as its
+  crossref, are not papers: they are skipped and listed as such in the summary.
 * ``title`` → ``title``: LaTeX is kept (the site renders it), the braces that only
   protect capitals are removed (``{BERT}: Pre-training`` → ``BERT: Pre-training``),
   ``\\&``, ``\\%``, ``\\textless{}`` … become the characters themselves and ``--``/``---``
@@ -22,7 +32,8 @@ One paper file per entry, read with bibtexparser (v2):
   own site (its absolute ``base_url``) is not a link and is skipped.
 * ``abstract`` → the body (LaTeX kept as for titles; each line stripped, paragraphs kept).
 * ``keywords`` that name tags of ``tags.toml`` (by id or name) → ``tags``; otherwise tags
-  are suggested from the title and abstract, as by the seed importer.
+  are suggested from the title and abstract, as by the seed importer. ``tags.toml`` is
+  optional: without it no tags are suggested (the summary says so).
 * ``presentation`` (oral, spotlight, poster) as written by our exports.
 
 Validation and idempotence are the seed importer's: every input is read and checked and
@@ -30,17 +41,21 @@ every planned file is validated against the paper schema before anything is writ
 paper already in the catalog (same venue and title) is matched to its file; a file that
 already holds what would be written is "unchanged", one edited by hand is kept
 ("kept-edited") unless ``force=True``. Entries that cannot become papers (no title, no
-venue or year without ``--venue``, syntax errors, duplicate keys) are errors naming file
-and line, and nothing is written.
+venue or year without ``--venue``, syntax errors, duplicate keys, undefined macros) are
+errors naming file, line and field; every problem of every file is reported in one run,
+and nothing is written. bibtexparser's own log messages are kept off the terminal (its
+failed blocks are reported as our problems, with what is missing and the entry's key).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 from urllib.parse import urlsplit
 
 import bibtexparser
@@ -48,6 +63,8 @@ from bibtexparser import model as bibmodel
 from bibtexparser.middlewares import (
     LatexDecodingMiddleware,
     NormalizeFieldKeys,
+    RemoveEnclosingMiddleware,
+    ResolveStringReferencesMiddleware,
     SeparateCoAuthors,
     SplitNameParts,
 )
@@ -92,6 +109,20 @@ from .taxonomy import read_taxonomy, suggest_tags
 from .text import plain_text
 
 CONTAINER_FIELDS = ("booktitle", "journal", "eventtitle")
+# Entry types that are volumes, not papers: never imported as papers (they can be crossref parents).
+CONTAINER_ONLY_TYPES = ("proceedings", "mvproceedings", "periodical")
+# Entry types whose ``title`` a crossref child inherits as the field named here (biblatex's rule).
+PARENT_TITLE_AS = {"proceedings": "booktitle", "mvproceedings": "booktitle", "book": "booktitle",
+                   "mvbook": "booktitle", "collection": "booktitle", "mvcollection": "booktitle",
+                   "reference": "booktitle", "mvreference": "booktitle", "periodical": "journal"}
+# Fields a crossref child never inherits: they describe the parent itself, not the paper.
+NOT_INHERITED = frozenset(("title", "crossref", "xref", "ids", "abstract", "keywords", "url", "doi", "eprint",
+                           "archiveprefix", "eprinttype", "isbn", "issn", *LINK_KINDS))
+# Macros every BibTeX style defines (the months); other names need an @string.
+PREDEFINED_MACROS = dict(zip(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
+    ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+     "November", "December")))
 LINK_FIELD_NAMES = tuple(LINK_KINDS)
 
 # Commands the exports write for characters that are plain text in the content.
@@ -121,6 +152,8 @@ class BibImportReport(StatusCounts):
     venues_created: list[str] = field(default_factory=list)
     venues_existing: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # entries that are not papers, and why
+    notes: list[str] = field(default_factory=list)
     files: int = 0
 
     def summary(self) -> str:
@@ -137,6 +170,11 @@ class BibImportReport(StatusCounts):
                          + ", ".join(self.slugs(KEPT_EDITED)))
         if self.slugs(UPDATED):
             lines.append("Updated: " + ", ".join(self.slugs(UPDATED)))
+        if self.skipped:
+            n = len(self.skipped)
+            lines.append(f"Skipped {n} entr{'ies that are not papers' if n != 1 else 'y that is not a paper'}:")
+            lines.extend(f"  - {s}" for s in self.skipped)
+        lines.extend(self.notes)
         if self.warnings:
             lines.append(f"Warnings ({len(self.warnings)}):")
             lines.extend(f"  - {w}" for w in self.warnings)
@@ -349,8 +387,10 @@ class _Entry:
     file: str
     line: int
     key: str
+    type: str  # the entry type, lower case: "inproceedings", "proceedings", …
     raw: dict[str, str]  # field → raw LaTeX value
     decoded: dict[str, Any]  # field → decoded value (authors: list of NameParts)
+    inherited: dict[str, str] = field(default_factory=dict)  # field → key of the crossref entry it came from
 
 
 @dataclass
@@ -365,10 +405,8 @@ class _Planned:
     where: str
 
 
-def _resolve_concatenation(value: str, strings: dict[str, str]) -> str:
-    """``icml # " 2024"`` → the pieces joined (bibtexparser resolves single references only)."""
-    if "#" not in value:
-        return value
+def _split_concatenation(value: str) -> list[str]:
+    """The pieces of ``a # "b" # {c}`` (stripped), split at the ``#`` outside braces and quotes."""
     pieces, depth, quote, start = [], 0, False, 0
     for i, c in enumerate(value):
         if c == "{":
@@ -381,18 +419,84 @@ def _resolve_concatenation(value: str, strings: dict[str, str]) -> str:
             pieces.append(value[start:i])
             start = i + 1
     pieces.append(value[start:])
+    return [piece.strip() for piece in pieces]
+
+
+def _resolve_concatenation(value: str, strings: dict[str, str]) -> tuple[str, list[str]]:
+    """``icml # " 2024"`` → the pieces joined (bibtexparser resolves single references only),
+    and the names of the macros in it that no ``@string`` (nor BibTeX itself) defines."""
+    if "#" not in value:
+        return value, []
+    pieces = _split_concatenation(value)
     if len(pieces) == 1:
-        return value
-    out = []
+        return value, []
+    out, undefined = [], []
     for piece in pieces:
-        piece = piece.strip()
         if len(piece) >= 2 and piece[0] + piece[-1] in ('""', "{}"):
             out.append(piece[1:-1])
         elif piece.lower() in strings:
             out.append(strings[piece.lower()])
+        elif piece.lower() in PREDEFINED_MACROS:
+            out.append(PREDEFINED_MACROS[piece.lower()])
         else:
             out.append(piece)
-    return "".join(out)
+            if not piece.isdigit():
+                undefined.append(piece)
+    return "".join(out), undefined
+
+
+@contextmanager
+def _library_logging_captured() -> Iterator[list[logging.LogRecord]]:
+    """bibtexparser logs each block it cannot parse (to stderr, through logging's last resort);
+    we report those blocks ourselves, so its records are kept here instead, then the logger
+    is put back as it was."""
+    logger = logging.getLogger("bibtexparser")
+    records: list[logging.LogRecord] = []
+
+    class _Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    handler = _Keep()
+    saved_propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield records
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = saved_propagate
+
+
+_BLOCK_KEY = re.compile(r"\s*@\s*\w+\s*[{(]\s*([^\s,{}()=\"#%]+)")
+# What BibTeX accepts as the name of a @string macro.
+_MACRO_NAME = re.compile(r"[^\d\s\"#%'(),={}][^\s\"#%'(),={}]*")
+
+
+def _failed_block_message(block: bibmodel.ParsingFailedBlock, text: str) -> str:
+    """Why bibtexparser could not read ``block``, in words: what is missing, and where."""
+    raw = block.raw or ""
+    key = _BLOCK_KEY.match(raw)
+    subject = f"cannot read this entry ({key.group(1)!r})" if key else "cannot read this entry"
+    error = getattr(block, "error", None)
+    reason = getattr(error, "abort_reason", None) or (str(error) if error is not None else "")
+    reason = " ".join(reason.split()).rstrip(".")
+    if reason.startswith("Unexpectedly reached end of file"):
+        return f"{subject}: it is not closed — the file ends inside it (a closing brace is missing)"
+    started = re.match(r"Unexpected block start: `([^`]*)`", reason)
+    if started:
+        where = ""
+        if raw and block.start_line is not None:
+            line_start = 0
+            for _ in range(block.start_line):
+                line_start = text.find("\n", line_start) + 1
+            pos = text.find(raw, line_start)
+            if pos >= 0:
+                next_line = text.count("\n", 0, pos + len(raw) + 1) + 1
+                where = f" on line {next_line}"
+        return (f"{subject}: it is not closed — a closing brace is missing before the next entry "
+                f"({started.group(1)}{where})")
+    return f"{subject}: {reason[:1].lower() + reason[1:] if reason else 'syntax error'}"
 
 
 def _read_bib(path: Path, problems: Problems, warnings: list[str]) -> list[_Entry]:
@@ -414,7 +518,19 @@ def _read_bib(path: Path, problems: Problems, warnings: list[str]) -> list[_Entr
     if "\x00" in text:
         problems.add(label, "contains NUL characters; is it a text file?")
         return []
-    raw_lib = bibtexparser.parse_string(text, append_middleware=[NormalizeFieldKeys()])
+    with _library_logging_captured():
+        try:
+            raw_lib = bibtexparser.parse_string(text, append_middleware=[NormalizeFieldKeys()])
+        except Exception as exc:  # pragma: no cover - a bibtexparser bug, not a problem of the file
+            problems.add(label, f"bibtexparser could not read the file ({type(exc).__name__}: {exc})")
+            return []
+        try:
+            decoded_lib = bibtexparser.parse_string(
+                text, append_middleware=[NormalizeFieldKeys(), LatexDecodingMiddleware(keep_braced_groups=True),
+                                         SeparateCoAuthors(), SplitNameParts()])
+            decoded = decoded_lib.entries_dict
+        except Exception:  # pragma: no cover - decoding is a convenience; raw values still work
+            decoded = {}
     for block in raw_lib.failed_blocks:
         line = (block.start_line or 0) + 1
         if isinstance(block, bibmodel.DuplicateBlockKeyBlock):
@@ -423,25 +539,38 @@ def _read_bib(path: Path, problems: Problems, warnings: list[str]) -> list[_Entr
             names = ", ".join(sorted(block.duplicate_keys))
             problems.add(label, f"a field is given twice in one entry: {names}", line=line)
         else:
-            reason = " ".join(str(block.error).split()) if getattr(block, "error", None) else "syntax error"
-            problems.add(label, f"cannot read this entry: {reason}", line=line)
-    try:
-        decoded_lib = bibtexparser.parse_string(
-            text, append_middleware=[NormalizeFieldKeys(), LatexDecodingMiddleware(keep_braced_groups=True),
-                                     SeparateCoAuthors(), SplitNameParts()])
-        decoded = decoded_lib.entries_dict
-    except Exception:  # pragma: no cover - decoding is a convenience; raw values still work
-        decoded = {}
+            problems.add(label, _failed_block_message(block, text), line=line)
     strings = {k.lower(): str(s.value) for k, s in raw_lib.strings_dict.items()}
     entries = []
     for entry in raw_lib.entries:
         raw: dict[str, str] = {}
         concatenated: set[str] = set()
+        enclosing = entry.parser_metadata.get(RemoveEnclosingMiddleware.metadata_key(), {})
+        resolved = set(entry.parser_metadata.get(ResolveStringReferencesMiddleware.metadata_key(), ()))
         for f in entry.fields:
-            if isinstance(f.value, str):
-                raw[f.key] = _resolve_concatenation(f.value, strings)
-                if raw[f.key] != f.value:
+            if not isinstance(f.value, str):
+                continue
+            raw[f.key], undefined = _resolve_concatenation(f.value, strings)
+            if raw[f.key] != f.value:
+                concatenated.add(f.key)
+            if (enclosing.get(f.key) == "no-enclosing" and f.key not in resolved and "#" not in f.value
+                    and not f.value.strip().isdigit()):
+                name = f.value.strip()
+                if name.lower() in PREDEFINED_MACROS:
+                    raw[f.key] = PREDEFINED_MACROS[name.lower()]
                     concatenated.add(f.key)
+                else:
+                    undefined = [name]
+            field_line = (f.start_line if f.start_line is not None else entry.start_line or 0) + 1
+            for name in undefined:
+                if _MACRO_NAME.fullmatch(name):
+                    problems.add(label, f"entry {entry.key!r}: undefined @string macro {name!r}; define it with "
+                                        f"@string{{{name} = {{…}}}} or write the text in braces",
+                                 line=field_line, field=f.key)
+                else:
+                    problems.add(label, f"entry {entry.key!r}: cannot read the value {name!r}: it is neither in "
+                                        f"braces or quotes nor a number or @string name (a comma missing "
+                                        f"between fields?)", line=field_line, field=f.key)
         dec_entry = decoded.get(entry.key)
         dec = {f.key: f.value for f in dec_entry.fields} if dec_entry is not None else {}
         for key in concatenated:  # bibtexparser left "a # b" as it was: use the resolved text
@@ -449,10 +578,49 @@ def _read_bib(path: Path, problems: Problems, warnings: list[str]) -> list[_Entr
         if dec_entry is None:
             warnings.append(f"{label}:{(entry.start_line or 0) + 1}: entry {entry.key!r}: LaTeX in names and "
                             f"keywords could not be decoded; kept as written")
-        entries.append(_Entry(label, (entry.start_line or 0) + 1, entry.key, raw, dec))
+        entries.append(_Entry(label, (entry.start_line or 0) + 1, entry.key, entry.entry_type.lower(), raw, dec))
     if not raw_lib.entries and not raw_lib.failed_blocks:
         problems.add(label, "no BibTeX entries found (expected @inproceedings{key, title = {…}, …})")
     return entries
+
+
+def _resolve_crossrefs(entries: list[_Entry], warnings: list[str]) -> dict[int, list[str]]:
+    """Fill the fields each entry lacks from its ``crossref`` entry, one level deep as BibTeX
+    does; a volume's ``title`` becomes the child's ``booktitle`` (``journal`` for a periodical).
+    Fields that describe the parent itself (``NOT_INHERITED``) are not taken. Returns, for each
+    entry referenced (by ``id``), the keys of the entries that reference it."""
+    by_key: dict[tuple[str, str], _Entry] = {}
+    by_key_anywhere: dict[str, _Entry] = {}
+    for entry in entries:
+        by_key.setdefault((entry.file, entry.key.casefold()), entry)
+        by_key_anywhere.setdefault(entry.key.casefold(), entry)
+    own = {id(entry): (dict(entry.raw), dict(entry.decoded)) for entry in entries}  # before inheriting
+    children: dict[int, list[str]] = {}
+    for entry in entries:
+        ref = entry.raw.get("crossref", "").strip()
+        if not ref:
+            continue
+        parent = by_key.get((entry.file, ref.casefold())) or by_key_anywhere.get(ref.casefold())
+        if parent is None:
+            warnings.append(f"{entry.file}:{entry.line} ({entry.key}): crossref {ref!r} names no entry of the "
+                            f"given files; nothing is inherited")
+            continue
+        if parent is entry:
+            continue
+        children.setdefault(id(parent), []).append(entry.key)
+        parent_raw, parent_decoded = own[id(parent)]
+        # The parent's own booktitle (classic BibTeX style) comes before its title as booktitle.
+        for name in sorted(parent_raw, key=lambda n: n == "title"):
+            if name == "title":
+                target = PARENT_TITLE_AS.get(parent.type)
+            else:
+                target = None if name in NOT_INHERITED else name
+            if target is None or entry.raw.get(target, "").strip() or not parent_raw[name].strip():
+                continue
+            entry.raw[target] = parent_raw[name]
+            entry.decoded[target] = parent_decoded.get(name, parent_raw[name])
+            entry.inherited[target] = parent.key
+    return children
 
 
 def _authors(entry: _Entry, where: str, warnings: list[str]) -> list[str]:
@@ -579,25 +747,32 @@ def import_bibtex(
     entries: list[_Entry] = []
     for path in files:
         entries.extend(_read_bib(Path(path), problems, warnings))
+    parents = _resolve_crossrefs(entries, warnings)
+    # A broken entry does not stop the others from being checked: every problem of every
+    # file is reported in one run. Only a catalog that cannot be read stops here.
+    catalog_problems = Problems()
     tags_path = content_dir / "tags.toml"
     taxonomy: dict[str, Tag] = {}
-    if not tags_path.is_file():
-        problems.add(str(tags_path), "file not found: the importer suggests tags from the taxonomy in tags.toml")
+    if not (tags_path.exists() or tags_path.is_symlink()):
+        # tags.toml is optional (as for the build): without it no tags are suggested.
+        report.notes.append(f"No taxonomy ({tags_path} not found): no tags were suggested.")
     else:
         try:
             taxonomy = read_taxonomy(tags_path, str(tags_path))
         except ContentError as exc:
-            problems.extend(exc.problems)
-    venues: dict[str, Venue] = read_venues(content_dir / "venues", problems)
+            catalog_problems.extend(exc.problems)
+    venues: dict[str, Venue] = read_venues(content_dir / "venues", catalog_problems)
     if venue is not None and venue not in venues:
         known = ", ".join(sorted(venues)) or "none"
-        problems.add("--venue", f"unknown venue {venue!r}; known venues: {known}", field="venue")
+        catalog_problems.add("--venue", f"unknown venue {venue!r}; known venues: {known}", field="venue")
     own_site = None
     if (content_dir / "site.toml").is_file():
         config = read_site_config(content_dir / "site.toml", Problems())
         if config is not None and urlsplit(config.base_url).scheme:
             own_site = config.base_url
-    problems.raise_if_any()
+    problems.extend(catalog_problems.items)
+    if catalog_problems or not files:
+        problems.raise_if_any()
     report.files = len(files)
 
     # 2. Plan every file.
@@ -610,6 +785,11 @@ def import_bibtex(
     seen: dict[tuple[str, str], str] = {}
     for entry in entries:
         where = f"{entry.file}:{entry.line} ({entry.key})"
+        if entry.type in CONTAINER_ONLY_TYPES or (id(entry) in parents and entry.type in PARENT_TITLE_AS):
+            used_by = parents.get(id(entry))
+            report.skipped.append(f"{where}: @{entry.type} is a volume, not a paper"
+                                  + (f" (crossref of {', '.join(map(repr, used_by))})" if used_by else ""))
+            continue
         title = bib_text_to_content(entry.raw.get("title", ""), title=True)
         if not title:
             problems.add(entry.file, f"entry {entry.key!r} has no title", line=entry.line, field="title")
@@ -627,7 +807,7 @@ def import_bibtex(
         plain_title, plain_abstract = plain_text(title), plain_text(abstract)
         keywords = entry.decoded.get("keywords")
         tags = _tags_from_keywords(keywords if isinstance(keywords, str) else entry.raw.get("keywords", ""), taxonomy)
-        if not tags:
+        if not tags and taxonomy:
             tags = suggest_tags(plain_title, plain_abstract, taxonomy)
         presentation = entry.raw.get("presentation", "").strip().lower() or None
         if presentation is not None and presentation not in PRESENTATIONS:
@@ -680,12 +860,16 @@ def _choose_venue(entry: _Entry, forced: str | None, venues: dict[str, Venue], n
     container = next((entry.decoded.get(f) or entry.raw.get(f) for f in CONTAINER_FIELDS
                       if (entry.decoded.get(f) or entry.raw.get(f) or "").strip()), None)
     if not isinstance(container, str) or not container.strip():
-        problems.add(entry.file, f"entry {entry.key!r} has no booktitle or journal to take the venue from; "
+        ref = entry.raw.get("crossref", "").strip()
+        via = f" (nor has its crossref {ref!r})" if ref else ""
+        problems.add(entry.file, f"entry {entry.key!r} has no booktitle or journal{via} to take the venue from; "
                                  f"pass --venue ID", line=entry.line, field="booktitle")
         return None
     container = _clean_line(container.replace("{", "").replace("}", ""))
     if year is None:
-        problems.add(entry.file, f"entry {entry.key!r} has no year; add one or pass --venue ID",
+        ref = entry.raw.get("crossref", "").strip()
+        via = f" (nor has its crossref {ref!r})" if ref else ""
+        problems.add(entry.file, f"entry {entry.key!r} has no year{via}; add one or pass --venue ID",
                      line=entry.line, field="year")
         return None
     norm = _venue_norm(container, year)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -246,3 +249,124 @@ def test_importing_the_committed_catalogs_export_gives_back_its_papers(tmp_path)
     venues = load_catalog(target.root).venues
     assert {v.id: (v.full_name, v.year) for v in venues.values()} == \
         {v.id: (v.full_name, v.year) for v in load_catalog(content).venues.values()}
+
+
+# --------------------------------------------------------------------------- exploratory-testing fixes
+
+UNCLOSED = FIXTURES / "unclosed.bib"
+CROSSREF = FIXTURES / "crossref.bib"
+
+
+def test_every_problem_of_a_file_is_reported_in_one_run_with_a_reason(empty):
+    """A broken entry does not hide the problems of the other entries; nothing is written."""
+    before = tree(empty.root)
+    with pytest.raises(ContentError) as caught:
+        import_bibtex([UNCLOSED], empty.root)
+    assert [str(p) for p in caught.value.problems] == [
+        f"{UNCLOSED}:1: title: entry 'notitle' has no title",
+        f"{UNCLOSED}:8: title: entry 'macro': undefined @string macro 'nomacro'; define it with "
+        "@string{nomacro = {…}} or write the text in braces",
+        f"{UNCLOSED}:14: cannot read this entry ('broken'): it is not closed — the file ends inside it "
+        "(a closing brace is missing)",
+    ]
+    assert tree(empty.root) == before
+
+
+def test_an_entry_cut_short_by_the_next_one_names_it(empty):
+    with pytest.raises(ContentError) as caught:
+        import_bibtex([FIXTURES / "broken.bib"], empty.root)
+    assert f"{FIXTURES / 'broken.bib'}:7: cannot read this entry ('broken'): it is not closed — a closing brace " \
+           "is missing before the next entry (@inproceedings on line 11)" in [str(p) for p in caught.value.problems]
+
+
+def test_bibtexparser_logs_nothing_and_its_logger_is_restored(empty, caplog):
+    logger = logging.getLogger("bibtexparser")
+    handlers, propagate = list(logger.handlers), logger.propagate
+    with pytest.raises(ContentError):
+        import_bibtex([UNCLOSED], empty.root)
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("bibtexparser")] == []
+    assert (logger.handlers, logger.propagate) == (handlers, propagate)
+
+
+def test_cli_prints_only_our_problems(empty):
+    """The real terminal: no library log lines, no traceback, exit status 1."""
+    result = subprocess.run([sys.executable, "-m", "generator.cli", "import", "bibtex", str(UNCLOSED),
+                             "--content", str(empty.root)], capture_output=True, text=True, cwd=REPO)
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "Error: 3 problems in the content:",
+        f"  {UNCLOSED}:1: title: entry 'notitle' has no title",
+        f"  {UNCLOSED}:8: title: entry 'macro': undefined @string macro 'nomacro'; define it with "
+        "@string{nomacro = {…}} or write the text in braces",
+        f"  {UNCLOSED}:14: cannot read this entry ('broken'): it is not closed — the file ends inside it "
+        "(a closing brace is missing)",
+    ]
+
+
+def test_a_bare_undefined_macro_is_refused_and_the_months_are_predefined(empty, tmp_path):
+    bib = tmp_path / "x.bib"
+    bib.write_text("@inproceedings{k,\n  title = nomacro,\n  booktitle = {Some Venue},\n  year = 2024,\n"
+                   "  month = jan # \"~15\"\n}\n@inproceedings{m, title = {Months Are Fine}, booktitle = {Some Venue},"
+                   " year = 2024, month = feb}\n", encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        import_bibtex([bib], empty.root)
+    assert [str(p) for p in caught.value.problems] == [
+        f"{bib}:2: title: entry 'k': undefined @string macro 'nomacro'; define it with @string{{nomacro = {{…}}}} "
+        "or write the text in braces"]
+    assert not list((empty.root / "papers").iterdir())
+
+
+def test_crossref_fields_are_inherited_and_proceedings_are_skipped(empty):
+    report = import_bibtex([CROSSREF], empty.root)
+    assert [(p.slug, p.status) for p in report.papers] == [
+        ("a-paper-in-a-volume", CREATED), ("another-paper-in-another-volume", CREATED)]
+    fm, _ = read(empty.root / "papers" / "a-paper-in-a-volume.md")
+    assert fm["venue"] == "something-2024"  # the parent's booktitle and year
+    venue, _ = read(empty.root / "venues" / "something-2024.md")
+    assert venue == {"name": "Something 2024", "full_name": "Something 2024", "year": 2024,
+                     "location": "Lisbon, Portugal"}
+    fm, _ = read(empty.root / "papers" / "another-paper-in-another-volume.md")
+    # The @proceedings title becomes the booktitle; the volume's DOI is not the paper's link.
+    assert fm["venue"] == "proceedings-of-the-other-workshop-2023" and "links" not in fm
+    assert report.skipped == [
+        f"{CROSSREF}:13 (proc): @proceedings is a volume, not a paper (crossref of 'child')",
+        f"{CROSSREF}:19 (titledproc): @proceedings is a volume, not a paper (crossref of 'titled')",
+    ]
+    assert sorted(p.name for p in (empty.root / "papers").iterdir()) == [
+        "a-paper-in-a-volume.md", "another-paper-in-another-volume.md"]
+    assert "Skipped 2 entries that are not papers:\n" \
+           f"  - {CROSSREF}:13 (proc): @proceedings is a volume, not a paper (crossref of 'child')\n" in report.summary()
+
+
+def test_a_proceedings_entry_alone_is_skipped_not_imported(empty, tmp_path):
+    bib = tmp_path / "x.bib"
+    bib.write_text("@proceedings{vol, title = {Proceedings of Something 2024}, booktitle = {Something 2024},"
+                   " year = 2024}\n@inproceedings{p, title = {Real Paper}, booktitle = {Something 2024},"
+                   " year = 2024}\n", encoding="utf-8")
+    report = import_bibtex([bib], empty.root)
+    assert [p.slug for p in report.papers] == ["real-paper"]
+    assert report.skipped == [f"{bib}:1 (vol): @proceedings is a volume, not a paper"]
+    assert sorted(p.name for p in (empty.root / "papers").iterdir()) == ["real-paper.md"]
+    assert "Skipped 1 entry that is not a paper:" in report.summary()
+
+
+def test_a_crossref_without_its_parent_says_so(empty, tmp_path):
+    bib = tmp_path / "x.bib"
+    bib.write_text("@inproceedings{c, title = {X}, author = {A B}, crossref = {gone}}\n", encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        import_bibtex([bib], empty.root)
+    assert [str(p) for p in caught.value.problems] == [
+        f"{bib}:1: booktitle: entry 'c' has no booktitle or journal (nor has its crossref 'gone') to take the "
+        "venue from; pass --venue ID"]
+
+
+def test_without_a_taxonomy_import_works_and_suggests_no_tags(empty):
+    (empty.root / "tags.toml").unlink()
+    report = import_bibtex([WILD], empty.root)
+    assert [p.status for p in report.papers] == [CREATED] * 3
+    assert {p.tags for p in report.papers} == {()}
+    assert all(read(path)[0]["tags"] == [] for path in (empty.root / "papers").iterdir())
+    note = f"No taxonomy ({empty.root / 'tags.toml'} not found): no tags were suggested."
+    assert report.summary().count(note) == 1
+    load_catalog(empty.root)  # and it builds
