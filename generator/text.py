@@ -10,15 +10,15 @@ Public API (all pure and deterministic, never raise on any string; results are m
     Block HTML. Markdown via markdown-it-py (CommonMark, raw HTML **off**, typographer off),
     bare ``http(s)://`` URLs and e-mail addresses linkified (trailing punctuation excluded;
     no "fuzzy" links, so ``model.py`` or ``www.example.org`` stay text),
-    ``$...$`` / ``\\(...\\)`` inline math and ``$$...$$`` display math converted to MathML at
+    ``$...$`` / ``\\(...\\)`` inline math and ``$$...$$`` / ``\\[...\\]`` display math converted to MathML at
     build time with latex2mathml. A formula latex2mathml cannot convert (or that uses
     commands it does not know, or macro definitions) is shown as its source in
     ``<code class="math-source">`` (escaped). Only ``http``, ``https`` and ``mailto`` links
     survive; any other target (``javascript:``, ``data:``, relative paths, ...) is rendered as
     its text. External links get ``rel="noopener"``. Images are shown as their alt text (no
     hot-linked images in a catalogue). ``$`` followed or preceded by a digit ("costs $5 and
-    $10") does not start math; ``\\[...\\]`` is left to Markdown (where it means escaped
-    brackets).
+    $10") does not start math; ``\\[...\\]`` is display math, as in LaTeX (in Markdown it
+    would be escaped brackets; a ``\\[`` without its ``\\]`` still is one).
 ``render_title(source)``
     Inline HTML for a title (no ``<p>``, no ``<a>``: links become their text).
 ``plain_text(source)``
@@ -82,7 +82,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import Any
+from typing import Any, Callable
 from xml.etree.ElementTree import Element
 
 from latex2mathml.converter import convert_to_element
@@ -332,42 +332,47 @@ def _render_math_block(self: Any, tokens: list[Token], idx: int, options: Any, e
     return f'<div class="math-block">{html}</div>\n'
 
 
-_NO_PAREN_CLOSE = "papershelf_no_math_close"  # key in StateInline.cache (which has int keys)
+def _delimited_math_rule(opener: str, closer: str, token_type: str) -> Callable[[StateInline, bool], bool]:
+    """Inline rule for math written as ``\\(...\\)`` (inline) or ``\\[...\\]`` (display).
 
+    ``\\[`` is also Markdown's escaped bracket; a ``\\[`` without its ``\\]`` stays one.
+    """
+    no_close = f"papershelf_no_close_{opener}"  # key in StateInline.cache (which has int keys)
 
-def _math_paren_rule(state: StateInline, silent: bool) -> bool:
-    """Inline math written as ``\\(...\\)``."""
-    src, pos, maximum = state.src, state.pos, state.posMax
-    if not src.startswith("\\(", pos):
-        return False
-    # Where a search for "\\)" up to ``maximum`` failed, no later "\\(" needs to search again
-    # (without this, a text full of "\\(" and no "\\)" takes quadratic time). Link labels
-    # are parsed with a smaller ``posMax``, hence the key.
-    failed_key = (_NO_PAREN_CLOSE, maximum)
-    if pos + 2 >= state.cache.get(failed_key, maximum + 1):  # type: ignore[call-overload]
-        return False
-    end = pos + 2
-    while True:
-        end = src.find("\\)", end, maximum)
-        if end < 0:
-            state.cache[failed_key] = pos + 2  # type: ignore[index]
+    def rule(state: StateInline, silent: bool) -> bool:
+        src, pos, maximum = state.src, state.pos, state.posMax
+        if not src.startswith(opener, pos):
             return False
-        backslashes, k = 0, end - 1
-        while k >= pos + 2 and src[k] == "\\":
-            backslashes += 1
-            k -= 1
-        if backslashes % 2 == 0:
-            break
-        end += 2
-    content = src[pos + 2 : end]
-    if not content.strip():
-        return False
-    if not silent:
-        token = state.push("math_inline", "math", 0)
-        token.content = content
-        token.markup = "\\("
-    state.pos = end + 2
-    return True
+        # Where a search for the closer up to ``maximum`` failed, no later opener needs to
+        # search again (without this, a text full of openers and no closer takes quadratic
+        # time). Link labels are parsed with a smaller ``posMax``, hence the key.
+        failed_key = (no_close, maximum)
+        if pos + 2 >= state.cache.get(failed_key, maximum + 1):  # type: ignore[call-overload]
+            return False
+        end = pos + 2
+        while True:
+            end = src.find(closer, end, maximum)
+            if end < 0:
+                state.cache[failed_key] = pos + 2  # type: ignore[index]
+                return False
+            backslashes, k = 0, end - 1
+            while k >= pos + 2 and src[k] == "\\":
+                backslashes += 1
+                k -= 1
+            if backslashes % 2 == 0:
+                break
+            end += 2
+        content = src[pos + 2 : end]
+        if not content.strip():
+            return False
+        if not silent:
+            token = state.push(token_type, "math", 0)
+            token.content = content
+            token.markup = opener
+        state.pos = end + 2
+        return True
+
+    return rule
 
 
 # ---------------------------------------------------------------------------------------
@@ -1351,7 +1356,8 @@ def _build_markdown() -> MarkdownIt:
         double_inline=True,
     )
     md.core.ruler.at("linkify", _email_linkify_rule)
-    md.inline.ruler.before("escape", "math_paren", _math_paren_rule)
+    md.inline.ruler.before("escape", "math_paren", _delimited_math_rule("\\(", "\\)", "math_inline"))
+    md.inline.ruler.before("escape", "math_bracket", _delimited_math_rule("\\[", "\\]", "math_inline_double"))
     md.core.ruler.push("papershelf_latex", _latex_core_rule)
     md.add_render_rule("math_inline", _render_math_inline)
     md.add_render_rule("math_inline_double", _render_math_inline)

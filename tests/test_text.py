@@ -794,3 +794,11 @@ def test_latex_dashes_read_as_dashes_except_in_math_code_urls_and_html_lookalike
     html = render_abstract("Run `--jobs 2` at http://x.org/a--b with $a--b$ or ---- and <!-- x -->.")
     assert "<code>--jobs 2</code>" in html and 'href="http://x.org/a--b"' in html and ">http://x.org/a--b<" in html
     assert "----" in html and "&lt;!-- x --&gt;" in html and "\u2013" not in html
+
+
+def test_bracket_display_math_as_in_latex():
+    html = render_abstract(r"The bound \[ \sum_i x_i \le 1 \] holds; a lone \[ stays.")
+    assert html.count("<math") == 1 and 'display="block"' in html and "<munder>" in html or "<msub>" in html
+    assert "a lone [ stays." in html
+    assert plain_text(r"Bound \[x^2\] here") == "Bound x^2 here"
+    assert render_abstract(r"\[\]") == "<p>[]</p>\n"  # nothing inside: Markdown's escaped brackets
