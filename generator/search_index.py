@@ -117,8 +117,12 @@ CHAR_MAP: dict[str, str] = {**GREEK, **LETTERS, **APOSTROPHES, **HYPHENS}
 # German spellings of umlauts, added to author names only (Müller is also found as Mueller).
 UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
 
-_PART = r"[^\W_]+(?:'+[^\W_]+)*"
-_CHAIN_RE = re.compile(rf"{_PART}(?:[-_]+{_PART})*")
+# Chinese and Japanese are written without spaces: each ideograph or kana is a word of its
+# own (a query for 学習 then finds 深層学習による…), as lunr's own CJK support does not exist.
+CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef"
+_CJK_CHAR = re.compile(f"[{CJK}]")
+_PART = rf"[{CJK}]|[^\W_{CJK}]+(?:'+[^\W_{CJK}]+)*"
+_CHAIN_RE = re.compile(rf"(?:{_PART})(?:[-_]+(?:{_PART}))*")
 _JOINER_RE = re.compile(r"[-_]+")
 
 
@@ -523,7 +527,8 @@ def query_units(query: str) -> list[Unit]:
         parts = [p.replace("'", "") for p in _JOINER_RE.split(match.group())]
         last_chain = ci == len(chains) - 1 and match.end() == len(text)
         for pi, part in enumerate(parts):
-            is_prefix = last_chain and pi == len(parts) - 1
+            # (an ideograph is a whole word, never half-typed)
+            is_prefix = last_chain and pi == len(parts) - 1 and not _CJK_CHAR.fullmatch(part)
             if is_prefix:
                 # A half-typed word: one letter is not a word yet.
                 add(part, True, len(part) >= MIN_PREFIX or len(parts) > 1)

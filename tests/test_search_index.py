@@ -54,7 +54,7 @@ def test_tokens_are_lowercase_letters_and_digits_only_and_bounded():
     text = "ÉCOLE naïve Ǆ ℍ " + "x" * 200 + " 深度学习 𝐀𝐁 Привет"
     tokens = tokenize(text)
     assert "x" * 200 not in tokens and all(len(t) <= si.MAX_TOKEN for t in tokens)
-    assert tokens[:5] == ["ecole", "naive", "dz", "h", "深度学习"]
+    assert tokens[:5] == ["ecole", "naive", "dz", "h", "深"]  # one token per ideograph
     assert "ab" in tokens and "привет" in tokens
     for t in tokens:
         assert t == t.lower() and all(c.isalnum() for c in t), t
@@ -311,3 +311,12 @@ def test_fields_without_any_word_in_the_whole_catalog(tmp_path):
     engine = engine_for(content)
     assert engine.search("words").slugs == ["two"]
     assert engine.search("the").slugs == []
+
+
+def test_chinese_and_japanese_words_are_found_inside_a_run_of_text():
+    """No spaces between words: each ideograph or kana is a token, so a word inside the run
+    is found (every one of its characters is required)."""
+    assert tokenize("深層学習による画像認識") == list("深層学習による画像認識")
+    assert len(tokenize("한국어 말")) == 2  # Korean has spaces between words: a word is a token
+    units = query_units("学習")
+    assert [(u.word, u.prefix, u.required) for u in units] == [("学", False, True), ("習", False, True)]

@@ -18,9 +18,12 @@
 })(typeof self !== "undefined" ? self : this, function (lunr) {
   "use strict";
 
-  var WORD = "[\\p{L}\\p{N}]";
-  var PART = WORD + "+(?:'+" + WORD + "+)*";
-  var CHAIN = PART + "(?:[-_]+" + PART + ")*";
+  // Same as search_index.CJK: each ideograph or kana is a word of its own.
+  var CJK = "\\u3040-\\u30ff\\u31f0-\\u31ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\u{20000}-\\u{2ebef}";
+  var CJK_CHAR = new RegExp("^[" + CJK + "]$", "u");
+  var WORD = "(?:(?![" + CJK + "])[\\p{L}\\p{N}])";
+  var PART = "[" + CJK + "]|" + WORD + "+(?:'+" + WORD + "+)*";
+  var CHAIN = "(?:" + PART + ")(?:[-_]+(?:" + PART + "))*";
   var ASCII_PART = "[a-z0-9]+(?:'+[a-z0-9]+)*";
   var ASCII_CHAIN = ASCII_PART + "(?:[-_]+" + ASCII_PART + ")*";
   var JOINERS = /[-_]+/g;
@@ -147,7 +150,7 @@
       var parts = splitParts(chain.text);
       var lastChain = ci === chains.length - 1 && chain.end === text.length;
       parts.forEach(function (part, pi) {
-        if (lastChain && pi === parts.length - 1) {
+        if (lastChain && pi === parts.length - 1 && !CJK_CHAR.test(part)) {
           add(part, true, cpLength(part) >= settings.minPrefix || parts.length > 1);
         } else if (!stopWords(part)) {
           add(part, false, true);
