@@ -102,7 +102,7 @@ from .import_seeds import (
     paper_file_text,
     write_planned,
 )
-from .loader import read_site_config, read_venues
+from .loader import read_site_config, read_venues, title_key
 from .model import LINK_KINDS, PRESENTATIONS, Tag, Venue
 from .slugs import slugify
 from .taxonomy import read_taxonomy, suggest_tags
@@ -316,12 +316,6 @@ def decode_url(raw: str) -> str:
         value = match.group(1)
     value = re.sub(r"\\([_%&#~$])", r"\1", value)
     return "".join(value.split())
-
-
-def _title_key(title: str) -> str:
-    """Same rule as the loader's duplicate check: case, accents and punctuation ignored."""
-    folded = unicodedata.normalize("NFKD", title).casefold()
-    return re.sub(r"[\W_]+", " ", folded).strip()
 
 
 # --------------------------------------------------------------------------- venues
@@ -797,7 +791,7 @@ def import_bibtex(
         venue_id = _choose_venue(entry, venue, venues, new_venues, problems, warnings, where)
         if venue_id is None:
             continue
-        key = (venue_id, _title_key(title))
+        key = (venue_id, title_key(title))
         if key in seen:
             warnings.append(f"{where}: same title and venue as {seen[key]}; imported once")
             continue
@@ -934,7 +928,7 @@ def _existing_papers(papers_dir: Path) -> dict[tuple[str, str], str]:
             continue
         title, venue = fm.data.get("title"), fm.data.get("venue")
         if isinstance(title, str) and isinstance(venue, str):
-            found.setdefault((venue, _title_key(title)), path.stem)
+            found.setdefault((venue, title_key(title)), path.stem)
     return found
 
 

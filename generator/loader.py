@@ -157,7 +157,7 @@ def read_papers(
                                  line=fm.line_of("tags"), field="tags")
                     ok = False
         if "title" in clean:
-            key = (clean.get("venue"), _title_key(clean["title"]))
+            key = (clean.get("venue"), title_key(clean["title"]))
             if key in seen_titles:
                 problems.add(label, f"the same paper (same title and venue) is already in {seen_titles[key]}",
                              line=fm.line_of("title"), field="title")
@@ -178,11 +178,13 @@ def read_papers(
     return papers
 
 
-def _title_key(title: str) -> str:
-    """Titles that differ only in case, accents, punctuation, spacing or math delimiters match."""
+def title_key(title: str) -> str:
+    """Titles that differ only in case, accents, punctuation, spacing or math delimiters match
+    (the duplicate check, and the importers' match with papers already in the catalog).
+    "+", "#" and "*" count: "C++ for ML" is not "C for ML", nor "A* Search" "A Search"."""
     folded = unicodedata.normalize("NFKD", title).casefold()
     folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    return re.sub(r"[\W_]+", "", folded) or " ".join(folded.split())
+    return re.sub(r"[^\w+#*]+|_+", "", folded) or " ".join(folded.split())
 
 
 def _abstract_key(abstract: str) -> str:

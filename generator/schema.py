@@ -307,6 +307,20 @@ _BASE_URL = re.compile(
 )
 
 
+_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+
+
+def _valid_base_host(host: str, url: str) -> bool:
+    """A DNS name of valid labels or an IPv6 address in brackets, and a port up to 65535."""
+    port = re.match(r"^https?://[^/]*?:(\d+)/", url)
+    if port and not 0 < int(port.group(1)) <= 65535:
+        return False
+    if host.startswith("["):
+        return _valid_host(host[1:-1])
+    labels = host[:-1].split(".") if host.endswith(".") else host.split(".")
+    return all(_LABEL.match(label) for label in labels)
+
+
 def base_url(value: Any) -> str:
     """'/' (default), a path such as '/catalog/', or an absolute http(s) URL; ends with '/'.
 
@@ -321,6 +335,11 @@ def base_url(value: Any) -> str:
     given = value
     if not value.endswith("/"):
         value += "/"
+    scheme = re.match(r"(?i)https?://", value)
+    if scheme:  # scheme and host are case-insensitive: written the usual way
+        rest = value[scheme.end():]
+        host, slash, path = rest.partition("/")
+        value = scheme.group().lower() + host.lower() + slash + path
     match = _BASE_URL.match(value)
     path = value.split("://", 1)[1] if "://" in value else value
     segments = path.split("/")[1:-1]
@@ -328,7 +347,7 @@ def base_url(value: Any) -> str:
         not match
         or any(seg in (".", "..") for seg in segments)
         or _PERCENT.search(value)
-        or (match.group("host") is not None and not match.group("host").strip("."))
+        or (match.group("host") is not None and not _valid_base_host(match.group("host"), value))
     ):
         raise Invalid(f"expected '/', a path such as '/catalog/' or an http(s) URL, {_found(given)}")
     return value

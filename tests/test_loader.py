@@ -150,6 +150,17 @@ def test_bad_file_names_and_duplicates(content):
     assert any(p.startswith("papers/copy-of-graphs.md:2: title: the same paper") for p in problems)
 
 
+def test_titles_that_differ_in_symbols_are_different_papers(content):
+    content.add_paper("cpp", title="C++ for ML", body="About C++.")
+    content.add_paper("c", title="C for ML", body="About C.")
+    content.add_paper("a-star", title="A* Search Revisited", body="Heuristics.")
+    content.add_paper("a", title="A Search Revisited", body="Search.")
+    content.add_paper("k-means", title="$K$-Means: A Study", body="Clusters.")
+    content.add_paper("kmeans-again", title="k-means, a study", body="Clusters again.")
+    problems = problems_of(content.root)
+    assert len(problems) == 1 and problems[0].startswith("papers/kmeans-again.md:2: title: the same paper")
+
+
 def test_venue_and_site_problems(content):
     content.write("venues/bad-venue.md", "---\nname: X\nfull_name: X\nyear: next\nurl: ftp://x.org\n---\n")
     content.write("site.toml", 'title = "ok"\nbase_url = 3\n')

@@ -187,6 +187,7 @@ def test_links():
     (None, "/"), ("", "/"), ("/", "/"), ("/catalog", "/catalog/"), ("/a/b/", "/a/b/"),
     ("https://example.org", "https://example.org/"), ("https://example.org:8443/c/", "https://example.org:8443/c/"),
     ("/~me/shelf-2024/", "/~me/shelf-2024/"),
+    ("HTTPS://Example.ORG/Shelf/", "https://example.org/Shelf/"), ("http://[::1]:8080/x/", "http://[::1]:8080/x/"),
 ])
 def test_base_url_accepts(value, expected):
     assert schema.base_url(value) == expected
@@ -196,6 +197,7 @@ def test_base_url_accepts(value, expected):
     "javascript:alert(1)", "//evil.example/", "/a/../b/", "/./", "/a//b/", "catalog/", "/a b/",
     '/c/"><script>alert(1)</script>/', "/c/<x>/", "ftp://x.org/", "https://x.org/?q=1", "https://x.org/#f",
     "https://user@x.org/", "https://./", "/%zz/", 3,
+    "https://example.org:99999/", "https://example.org:0/", "https://-/", "https://a..b/", "https://-x.org/",
 ])
 def test_base_url_refuses(value):
     message = invalid(schema.base_url, value)
