@@ -29,7 +29,7 @@ import stat
 import sys
 import tempfile
 import threading
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
