@@ -80,6 +80,23 @@ def run_build(options: BuildOptions, quiet: bool, *, serving: bool = True) -> bo
     return True
 
 
+def _site_file_handler() -> type:
+    """livereload's file handler, answering unknown paths with the site's own 404.html (as
+    Netlify and GitHub Pages do) instead of the server's bare error page."""
+    from livereload.handlers import StaticFileHandler
+
+    class SiteFileHandler(StaticFileHandler):
+        def write_error(self, status_code: int, **kwargs) -> None:
+            page = Path(self.root) / "404.html"
+            if status_code == 404 and page.is_file():
+                self.set_header("Content-Type", "text/html; charset=UTF-8")
+                self.finish(page.read_bytes())
+            else:
+                super().write_error(status_code, **kwargs)
+
+    return SiteFileHandler
+
+
 def serve(options: BuildOptions, *, port: int, quiet: bool = False) -> None:
     from livereload import Server
     from tornado import ioloop
@@ -95,6 +112,7 @@ def serve(options: BuildOptions, *, port: int, quiet: bool = False) -> None:
     rebuilder = Rebuilder(options, [r for r in roots if Path(r).exists()], quiet)
 
     server = Server()
+    server.SFH = _site_file_handler()
     # Reload browsers when a build succeeds (it writes a new marker file); sources are ours to watch.
     server.watch(str(output / MARKER))
     ioloop.PeriodicCallback(rebuilder.poll, POLL_SECONDS * 1000).start()

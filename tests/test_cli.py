@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -202,6 +203,12 @@ def test_serve_binds_to_loopback_only(content, tmp_path):
         listening = subprocess.run(["ss", "-ltn"], capture_output=True, text=True).stdout
         lines = [l for l in listening.splitlines() if f":{port} " in l]
         assert lines and all("127.0.0.1:" in l for l in lines), lines
+        # An unknown path gets the site's own 404 page, with status 404, as on a static host.
+        with pytest.raises(urllib.error.HTTPError) as info:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/no/such/page/", timeout=10)
+        assert info.value.code == 404
+        body = info.value.read().decode("utf-8")
+        assert "<h1>Page not found</h1>" in body and 'class="site-header"' in body
     finally:
         proc.terminate()
         proc.wait(timeout=10)
