@@ -18,7 +18,8 @@ Public API (all pure and deterministic, never raise on any string; results are m
     its text. External links get ``rel="noopener"``. Images are shown as their alt text (no
     hot-linked images in a catalogue). ``$`` followed or preceded by a digit ("costs $5 and
     $10") does not start math; ``\\[...\\]`` is display math, as in LaTeX (in Markdown it
-    would be escaped brackets; a ``\\[`` without its ``\\]`` still is one).
+    would be escaped brackets; a ``\\[`` without its ``\\]`` still is one), and so are the
+    environments ``equation``, ``align``, ``gather``, ``multline``, ``eqnarray`` (starred too).
 ``render_title(source)``
     Inline HTML for a title (no ``<p>``, no ``<a>``: links become their text).
 ``plain_text(source)``
@@ -373,6 +374,40 @@ def _delimited_math_rule(opener: str, closer: str, token_type: str) -> Callable[
         return True
 
     return rule
+
+
+_MATH_ENV = re.compile(r"\\begin\{(equation|align|alignat|gather|multline|eqnarray|displaymath|math)(\*?)\}")
+_MATH_ENV_CLOSE = "papershelf_no_env_close"
+
+
+def _math_env_rule(state: StateInline, silent: bool) -> bool:
+    """``\\begin{equation}...\\end{equation}`` (and align, gather, multline, eqnarray,
+    starred or not) outside ``$$``: display math, as LaTeX typesets it. The formula keeps its
+    environment (latex2mathml lays out align's rows); without its ``\\end`` it is text."""
+    src, pos, maximum = state.src, state.pos, state.posMax
+    if not src.startswith("\\begin{", pos):
+        return False
+    match = _MATH_ENV.match(src, pos, maximum)
+    if match is None:
+        return False
+    closer = f"\\end{{{match.group(1)}{match.group(2)}}}"
+    failed_key = (_MATH_ENV_CLOSE, closer, maximum)
+    if pos >= state.cache.get(failed_key, maximum + 1):  # type: ignore[call-overload]
+        return False
+    end = src.find(closer, match.end(), maximum)
+    if end < 0:
+        state.cache[failed_key] = pos  # type: ignore[index]
+        return False
+    if not silent:
+        token = state.push("math_inline_double", "math", 0)
+        name = match.group(1)
+        if name in ("equation", "displaymath", "math"):  # one formula: its inside
+            token.content = src[match.end():end]
+        else:
+            token.content = src[pos:end + len(closer)]
+        token.markup = "$$"
+    state.pos = end + len(closer)
+    return True
 
 
 # ---------------------------------------------------------------------------------------
@@ -1358,6 +1393,7 @@ def _build_markdown() -> MarkdownIt:
     md.core.ruler.at("linkify", _email_linkify_rule)
     md.inline.ruler.before("escape", "math_paren", _delimited_math_rule("\\(", "\\)", "math_inline"))
     md.inline.ruler.before("escape", "math_bracket", _delimited_math_rule("\\[", "\\]", "math_inline_double"))
+    md.inline.ruler.before("escape", "math_env", _math_env_rule)
     md.core.ruler.push("papershelf_latex", _latex_core_rule)
     md.add_render_rule("math_inline", _render_math_inline)
     md.add_render_rule("math_inline_double", _render_math_inline)

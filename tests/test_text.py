@@ -802,3 +802,13 @@ def test_bracket_display_math_as_in_latex():
     assert "a lone [ stays." in html
     assert plain_text(r"Bound \[x^2\] here") == "Bound x^2 here"
     assert render_abstract(r"\[\]") == "<p>[]</p>\n"  # nothing inside: Markdown's escaped brackets
+
+
+def test_math_environments_outside_dollars_are_display_math():
+    html = render_abstract("We minimise \\begin{align*} a &= b \\\\ c &= d \\end{align*} and "
+                           "\\begin{equation} x^2 \\end{equation} here.")
+    assert html.count('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">') == 2
+    assert "<mtable" in html and "\\begin" not in html and "&amp;" not in html
+    assert plain_text("Then \\begin{equation} x^2 \\end{equation} holds.") == "Then x^2 holds."
+    # not math environments, or never closed: text as before
+    assert "<math" not in render_abstract("\\begin{itemize} x \\end{itemize} and \\begin{align} y")
