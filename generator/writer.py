@@ -18,6 +18,7 @@ reserved device names (``con``, ``nul.html``, ...).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import hashlib
@@ -178,18 +179,20 @@ def digest_of(data: bytes) -> str:
 
 
 class SiteWriter:
-    """Writes output files into a staging folder, skipping those the output already has.
+    """Writes output files into a staging folder, linking those the output already has.
 
-    ``previous``: files of the current output known to be intact (their manifest record
-    matches the disk); a file whose new bytes have the same digest is not written again,
-    so a rebuild touches only what changed. Several writers may work on one staging folder
-    (one per worker process); ``merge`` brings their records together and catches two
-    writers claiming one path.
+    ``previous``: files of the current output in ``source`` known to be intact (their
+    manifest record matches the disk); a file whose new bytes have the same digest is
+    hard-linked from there instead of written (same inode and mtime: the rebuild changes
+    nothing about it), or written after all if the link fails or the file changed meanwhile.
+    Several writers may work on one staging folder (one per worker process); ``merge``
+    brings their records together and catches two writers claiming one path.
     """
 
-    def __init__(self, root: Path, previous: dict[str, FileRecord] | None = None):
+    def __init__(self, root: Path, previous: dict[str, FileRecord] | None = None, source: Path | None = None):
         self.root = root
         self.previous = previous or {}
+        self.source = source  # the current output, where ``previous`` files are
         self.written: dict[str, str] = {}  # case-folded path -> path as written
         self.records: dict[str, FileRecord] = {}
         self.staged: list[str] = []  # paths present in the staging folder (changed or new)
@@ -230,10 +233,10 @@ class SiteWriter:
         digest = digest_of(data)
         self.bytes_written += len(data)
         old = self.previous.get(key)
-        if old is not None and old.digest == digest and old.size == len(data):
+        target = self._target(key, segments)
+        if old is not None and old.digest == digest and old.size == len(data) and self._link(old, target):
             self.records[key] = old
             return
-        target = self._target(key, segments)
         try:
             with open(target, "wb", buffering=0) as handle:
                 view = memoryview(data)
@@ -245,6 +248,24 @@ class SiteWriter:
         # Unbuffered, so the mtime is that of the last write: close() and rename keep it.
         self.records[key] = FileRecord(key, digest, len(data), mtime)
         self.staged.append(key)
+
+    def _link(self, old: FileRecord, target: Path) -> bool:
+        """Hard-link the output's unchanged file ``old`` to ``target``; False (nothing left at
+        ``target``) when that is not possible or the file is no longer as recorded."""
+        if self.source is None:
+            return False
+        try:
+            os.link(os.path.join(self.source, old.path), target, follow_symlinks=False)
+        except OSError:  # gone meanwhile, no hard links on this file system, another device
+            return False
+        try:
+            st = os.lstat(target)
+            if stat.S_ISREG(st.st_mode) and (st.st_size, st.st_mtime_ns) == (old.size, old.mtime_ns):
+                return True
+            os.unlink(target)  # edited or replaced since the scan: write the new bytes instead
+        except OSError:
+            pass
+        return False
 
     def copy_file(self, source: Path, rel_path: str) -> None:
         try:
@@ -271,7 +292,7 @@ class SiteWriter:
 
     def share(self) -> "SiteWriter":
         """A fresh writer on the same staging folder and previous files (for a worker process)."""
-        return SiteWriter(self.root, self.previous)
+        return SiteWriter(self.root, self.previous, self.source)
 
     def merge(self, records: list[FileRecord], staged: list[str], size: int) -> None:
         """Take over what another writer on this staging folder wrote."""
@@ -287,11 +308,11 @@ def atomic_output(output: Path, fingerprint: str = "") -> Iterator[SiteWriter]:
     """Yield a writer on a staging folder; on success the output becomes what was written.
 
     The staging folder is made complete: files whose bytes did not change since the last
-    build are hard-linked into it from the output (same inode, so same mtime; copied where
-    hard links are not possible), then the whole folder is swapped in at once. So however
-    the build ends (an error, Ctrl-C, SIGKILL, power cut) the output is the whole previous
-    site or the whole new one, never a mix. ``fingerprint`` (of the inputs) is kept in the
-    manifest.
+    build are hard-linked into it from the output (same inode, so same mtime; written
+    again where hard links are not possible), then the whole folder is swapped in at once,
+    with the old folder's permissions and group. So however the build ends (an error,
+    Ctrl-C, SIGKILL, power cut) the output is the whole previous site or the whole new one,
+    never a mix. ``fingerprint`` (of the inputs) is kept in the manifest.
     """
     output = Path(output).resolve()
     if output.exists() and not output.is_dir():
@@ -305,16 +326,16 @@ def atomic_output(output: Path, fingerprint: str = "") -> Iterator[SiteWriter]:
     except OSError as exc:
         raise OutputError(f"cannot create a folder beside {output}: {exc.strerror or exc}") from exc
     try:
+        mode = _take_group_of(output, tmp)
         manifest = read_manifest(output) if output.is_dir() else None
         on_disk = scan_output(output) if manifest is not None else {}
         intact = {} if manifest is None else {
             path: r for path, r in manifest.files.items() if on_disk.get(path) == (r.size, r.mtime_ns)}
-        writer = SiteWriter(tmp, intact)
+        writer = SiteWriter(tmp, intact, output)
         yield writer
-        _keep_unchanged(output, writer)
         try:
             (tmp / MARKER).write_text(Manifest(fingerprint, writer.records).format(), encoding="utf-8")
-            tmp.chmod(0o755)
+            tmp.chmod(mode)
         except OSError as exc:
             raise OutputError(f"cannot write the manifest of {output}: {exc.strerror or exc}") from exc
         with _interrupts_deferred():
@@ -329,22 +350,22 @@ def atomic_output(output: Path, fingerprint: str = "") -> Iterator[SiteWriter]:
             _remove_tree(tmp)
 
 
-def _keep_unchanged(output: Path, writer: SiteWriter) -> None:
-    """Put the output's unchanged files (written by an earlier build, same bytes now) into
-    the staging folder beside the new ones: a hard link each, or a copy keeping the mtime."""
-    staged = set(writer.staged)
-    source_root = str(output) + os.sep
-    for key in writer.records:
-        if key in staged:
-            continue
-        target = writer._target(key, key.split("/"))
-        try:
-            try:
-                os.link(source_root + key, target, follow_symlinks=False)
-            except OSError:  # a file system without hard links, or across devices
-                shutil.copy2(source_root + key, target, follow_symlinks=False)
-        except OSError as exc:
-            raise OutputError(f"cannot keep the unchanged file {key}: {exc.strerror or exc}") from exc
+def _take_group_of(output: Path, tmp: Path) -> int:
+    """Give ``tmp`` the group (and set-group-ID bit) of the current ``output``, so what is
+    written into it gets them too; returns the mode the new output is to have: the old
+    folder's (a private 0o750 site stays private), or 0o755 for a first build."""
+    try:
+        st = os.stat(output)
+    except OSError:
+        return 0o755
+    mode = stat.S_IMODE(st.st_mode)
+    try:
+        if os.stat(tmp).st_gid != st.st_gid:
+            os.chown(tmp, -1, st.st_gid)
+        os.chmod(tmp, 0o700 | (mode & stat.S_ISGID))  # writable by us while building
+    except OSError:  # not a member of that group: the folder keeps ours
+        pass
+    return mode
 
 
 def _swap_in(new: Path, output: Path) -> None:
@@ -402,12 +423,18 @@ def remove_stale_folders(output: Path) -> list[Path]:
         entries = list(output.parent.iterdir())
     except OSError:
         return removed
-    for entry in entries:
+    for entry in sorted(entries, key=lambda e: ".old-" not in e.name):  # a site to restore first
         match = _STALE.match(entry.name)
         if not match or match.group("name") != output.name or entry.is_symlink() or not entry.is_dir():
             continue
         pid = int(match.group("pid"))
         if pid != os.getpid() and not _process_alive(pid):
+            if ".old-" in entry.name and not os.path.lexists(output):
+                # Killed between the two renames of the swap without renameat2: this is the
+                # previous site, and the output is missing. Put it back.
+                with contextlib.suppress(OSError):
+                    os.rename(entry, output)
+                    continue
             _remove_tree(entry)
             removed.append(entry)
     return removed

@@ -475,26 +475,23 @@ def test_a_failing_swap_keeps_the_previous_site(built, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("fail_at", [0, 1, 3, 10])
-def test_a_failure_while_keeping_unchanged_files_keeps_the_previous_site(built, tmp_path, monkeypatch, fail_at):
+def test_a_failure_while_writing_keeps_the_previous_site(built, tmp_path, monkeypatch, fail_at):
     out = tmp_path / "site"
     before = snapshot(out)
     built.add_paper("a-paper-on-graphs", title="A Changed Title")
     (built.root / "papers" / "fast-convergence.md").unlink()  # stale files to delete as well
-    real_link = os.link
+    real_open = open
     calls = {"n": 0}
 
-    def link(src, dst, **kwargs):  # the fail_at-th unchanged file cannot be linked or copied
-        calls["n"] += 1
-        if calls["n"] == fail_at + 1:
-            raise OSError(13, "Permission denied", str(src))
-        real_link(src, dst, **kwargs)
+    def failing_open(path, mode="r", *args, **kwargs):  # the fail_at-th file written fails
+        if "w" in mode and Path(path).is_relative_to(tmp_path):
+            calls["n"] += 1
+            if calls["n"] == fail_at + 1:
+                raise OSError(28, "No space left on device", str(path))
+        return real_open(path, mode, *args, **kwargs)
 
-    def copy2(src, dst, **kwargs):
-        raise OSError(13, "Permission denied", str(src))
-
-    monkeypatch.setattr(writer.os, "link", link)
-    monkeypatch.setattr(writer.shutil, "copy2", copy2)
-    with pytest.raises(writer.OutputError, match="Permission denied"):
+    monkeypatch.setattr(writer, "open", failing_open, raising=False)
+    with pytest.raises(writer.OutputError, match="No space left on device"):
         build(BuildOptions(content=built.root, output=out))
     assert calls["n"] == fail_at + 1
     assert snapshot(out) == before
