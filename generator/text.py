@@ -17,8 +17,8 @@ Public API (all pure and deterministic, never raise on any string; results are m
     survive; any other target (``javascript:``, ``data:``, relative paths, ...) is rendered as
     its text. External links get ``rel="noopener"``. Images are shown as their alt text (no
     hot-linked images in a catalogue). ``$`` followed or preceded by a digit ("costs $5 and
-    $10") does not start math; ``\\[...\\]`` is display math, as in LaTeX (in Markdown it
-    would be escaped brackets; a ``\\[`` without its ``\\]`` still is one), and so are the
+    $10") does not start math; ``\\[...\\]`` holding a command or an operator is display
+    math, as in LaTeX (otherwise Markdown's escaped brackets: ``\\[1\\]``), and so are the
     environments ``equation``, ``align``, ``gather``, ``multline``, ``eqnarray`` (starred too).
 ``render_title(source)``
     Inline HTML for a title (no ``<p>``, no ``<a>``: links become their text).
@@ -333,10 +333,16 @@ def _render_math_block(self: Any, tokens: list[Token], idx: int, options: Any, e
     return f'<div class="math-block">{html}</div>\n'
 
 
-def _delimited_math_rule(opener: str, closer: str, token_type: str) -> Callable[[StateInline, bool], bool]:
+_MATHY = re.compile(r"[\\^_={}+<>|]")  # display math has a command or an operator; "\[in press\]" has none
+
+
+def _delimited_math_rule(opener: str, closer: str, token_type: str,
+                         only_mathy: bool = False) -> Callable[[StateInline, bool], bool]:
     """Inline rule for math written as ``\\(...\\)`` (inline) or ``\\[...\\]`` (display).
 
-    ``\\[`` is also Markdown's escaped bracket; a ``\\[`` without its ``\\]`` stays one.
+    ``\\[`` is also Markdown's escaped bracket (HTML-to-Markdown converters escape every
+    bracket): with ``only_mathy`` the content must hold a command or an operator, so
+    ``\\[1\\]`` and ``\\[in press\\]`` stay brackets; so does a ``\\[`` without its ``\\]``.
     """
     no_close = f"papershelf_no_close_{opener}"  # key in StateInline.cache (which has int keys)
 
@@ -364,7 +370,7 @@ def _delimited_math_rule(opener: str, closer: str, token_type: str) -> Callable[
                 break
             end += 2
         content = src[pos + 2 : end]
-        if not content.strip():
+        if not content.strip() or (only_mathy and not _MATHY.search(content)):
             return False
         if not silent:
             token = state.push(token_type, "math", 0)
@@ -374,6 +380,24 @@ def _delimited_math_rule(opener: str, closer: str, token_type: str) -> Callable[
         return True
 
     return rule
+
+
+_URLISH = re.compile(r"://|^www\.|^doi:|/", re.IGNORECASE)
+
+
+def _literal_dashes(s: str, start: int, end: int) -> bool:
+    """Whether the dashes at ``s[start:end]`` are not LaTeX dashes: inside a URL, DOI or path
+    written as text ("https://x.org/a--b", "doi:10.1/a--b"), or a command-line option
+    ("--verbose": at the start of a word, before a letter)."""
+    word_start = max(s.rfind(" ", 0, start), s.rfind("\n", 0, start)) + 1
+    if start == word_start and end < len(s) and s[end].isalpha():
+        return True
+    word_end = len(s)
+    for stop in (" ", "\n"):
+        k = s.find(stop, end)
+        if k >= 0:
+            word_end = min(word_end, k)
+    return bool(_URLISH.search(s[word_start:word_end]))
 
 
 _MATH_ENV = re.compile(r"\\begin\{(equation|align|alignat|gather|multline|eqnarray|displaymath|math)(\*?)\}")
@@ -1226,7 +1250,7 @@ class _InlineLatex:
             self.emit_text(_TEXT_QUOTES[tok])
             return end
         if tok[0] == "-":  # LaTeX's en and em dashes: "pages 3--5", "this---and that"
-            self.emit_text("\u2014" if tok == "---" else "\u2013")
+            self.emit_text(tok if _literal_dashes(s, match.start(), end) else "\u2014" if tok == "---" else "\u2013")
             return end
         if tok == "~":
             before = s[match.start() - 1] if match.start() > 0 else self.last_char()
@@ -1392,7 +1416,8 @@ def _build_markdown() -> MarkdownIt:
     )
     md.core.ruler.at("linkify", _email_linkify_rule)
     md.inline.ruler.before("escape", "math_paren", _delimited_math_rule("\\(", "\\)", "math_inline"))
-    md.inline.ruler.before("escape", "math_bracket", _delimited_math_rule("\\[", "\\]", "math_inline_double"))
+    md.inline.ruler.before("escape", "math_bracket", _delimited_math_rule("\\[", "\\]", "math_inline_double",
+                                                                        only_mathy=True))
     md.inline.ruler.before("escape", "math_env", _math_env_rule)
     md.core.ruler.push("papershelf_latex", _latex_core_rule)
     md.add_render_rule("math_inline", _render_math_inline)

@@ -812,3 +812,17 @@ def test_math_environments_outside_dollars_are_display_math():
     assert plain_text("Then \\begin{equation} x^2 \\end{equation} holds.") == "Then x^2 holds."
     # not math environments, or never closed: text as before
     assert "<math" not in render_abstract("\\begin{itemize} x \\end{itemize} and \\begin{align} y")
+
+
+def test_escaped_brackets_without_math_stay_brackets():
+    """HTML-to-Markdown converters escape every bracket: "\\[1\\]" is a citation, not math."""
+    assert render_abstract(r"Results \[in press\] and \[1\], \[2\]; a\[i\]") == \
+        "<p>Results [in press] and [1], [2]; a[i]</p>\n"
+    assert plain_text(r"see \[1\]") == "see [1]"
+
+
+def test_dashes_in_urls_paths_and_options_stay_as_typed():
+    html = render_abstract("[https://example.org/a--b](https://example.org/a--b), doi:10.1000/a--b, "
+                           "www.x.org/a--b and the --verbose flag; pages 3--5.")
+    assert ">https://example.org/a--b</a>" in html and "doi:10.1000/a--b" in html
+    assert "www.x.org/a--b" in html and "--verbose" in html and "pages 3\u20135" in html
