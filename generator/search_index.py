@@ -119,7 +119,10 @@ UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue
 
 # Chinese and Japanese are written without spaces: each ideograph or kana is a word of its
 # own (a query for 学習 then finds 深層学習による…), as lunr's own CJK support does not exist.
-CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef"
+# (々〆〇, hiragana and katakana without their punctuation ゠ and ・, ideographs up to
+# Extension I: explicit ranges, so Python and JavaScript agree whatever their Unicode version)
+CJK = ("\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
+       "\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ee5f\U00030000-\U000323af")
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _PART = rf"[{CJK}]|[^\W_{CJK}]+(?:'+[^\W_{CJK}]+)*"
 _CHAIN_RE = re.compile(rf"(?:{_PART})(?:[-_]+(?:{_PART}))*")

@@ -70,7 +70,8 @@ ODD_PAPERS = {
                 "Ce résumé décrit l'étude; Straße und Fußgänger; Þórr and Ðiðrik."),
     "greek-math": (r"$\alpha$-Divergences and $\ell_2$ Bounds for $K$-means", ("Θεόδωρος Παπαδόπουλος",),
                    r"We show $\mathcal{O}(n^2)$ rates, $\pi(\theta) \propto e^{-f(\theta)}$, with $\epsilon$-nets."),
-    "cjk": ("深度学习 and 𠀀𠀁 Radicals", ("张伟", "Nguyễn Văn An"), "文本 with ｶﾀｶﾅ and 한국어 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 letters."),
+    "cjk": ("深度学习 and 𠀀𠀁 Radicals", ("张伟", "Nguyễn Văn An"), "文本 with ｶﾀｶﾅ and 한국어 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 letters; "
+            "ディープ・ラーニング、人々と〇 and \U00030000\U00031350\U0002EBF0."),
     "punctuation": ("State-of-the-art O'Brien-Smith GPT-3.5 Models: A/B Tests", ("Mary-Jane O'Neil",),
                     "Don't split_snake_case words; e-mail x_1^2 and the year 2,024 — or 1.5x faster…"),
     "long": ("Supercalifragilisticexpialidocious " + "x" * 60, ("A B",), "y" * 300 + " short words here."),
@@ -195,6 +196,7 @@ def test_queries_agree_on_odd_text(odd_site):
         "lukasz", "orjan odegard", "resume", "strasse", "fussganger", "thorr", "didrik", "alpha-divergences",
         "alpha divergence", "l2 bounds", "ℓ2", "kmeans", "theodoros", "θεόδωρος", "παπαδ", "epsilon nets", "theta",
         "深度学习", "深度", "学习", "习", "𠀀𠀁", "𠀁", "文本", "本", "カタカナ", "タカ", "한국어", "unicode", "nguyen van",
+        "ディープ・ラーニング", "ラーニング", "人々", "\U00030000", "\U00031350\U0002EBF0",
         "stateoftheart",
         "obrien smith", "o'brien", "mary-jane", "maryjane", "gpt3", "gpt-3.5", "ab tests", "dont", "snake case",
         "splitsnakecase", "email", "supercal", "supercalifragilisticexpialidocious", "x" * 60, "short words",

@@ -19,7 +19,8 @@
   "use strict";
 
   // Same as search_index.CJK: each ideograph or kana is a word of its own.
-  var CJK = "\\u3040-\\u30ff\\u31f0-\\u31ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\u{20000}-\\u{2ebef}";
+  var CJK = "\\u3005-\\u3007\\u3041-\\u3096\\u309d-\\u309f\\u30a1-\\u30fa\\u30fc-\\u30ff\\u31f0-\\u31ff" +
+    "\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\u{20000}-\\u{2ee5f}\\u{30000}-\\u{323af}";
   var CJK_CHAR = new RegExp("^[" + CJK + "]$", "u");
   var WORD = "(?:(?![" + CJK + "])[\\p{L}\\p{N}])";
   var PART = "[" + CJK + "]|" + WORD + "+(?:'+" + WORD + "+)*";
