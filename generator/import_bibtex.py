@@ -104,7 +104,7 @@ from .import_seeds import (
 )
 from .loader import read_site_config, read_venues, title_key
 from .model import LINK_KINDS, PRESENTATIONS, Tag, Venue
-from .slugs import slugify
+from .slugs import author_key, slugify
 from .taxonomy import read_taxonomy, suggest_tags
 from .text import plain_text
 
@@ -638,8 +638,10 @@ def _authors(entry: _Entry, where: str, warnings: list[str]) -> list[str]:
         if name.casefold() == "others":
             warnings.append(f"{where}: 'and others' (et al.) left out: only the names given are imported")
             continue
-        if name in names:
-            warnings.append(f"{where}: author {name!r} is listed twice; listed once")
+        same = next((n for n in names if author_key(n) == author_key(name)), None)
+        if same is not None:
+            again = "listed twice" if same == name else f"the same author as {same!r} (one author page)"
+            warnings.append(f"{where}: author {name!r} is {again}; listed once")
             continue
         names.append(name)
     return names

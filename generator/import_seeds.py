@@ -45,7 +45,7 @@ from .errors import ContentError, Problems
 from .loader import MAX_FILE_BYTES
 from .model import LINK_KINDS, PRESENTATIONS, Tag
 from .schema import describe_char, find_forbidden_in_file, is_http_url
-from .slugs import MAX_LENGTH, slugify
+from .slugs import MAX_LENGTH, author_key, slugify
 from .taxonomy import read_taxonomy, suggest_tags
 
 CREATED = "created"
@@ -413,8 +413,10 @@ def _facts(record: dict[str, Any], where: str, seed: SeedFile, warnings: list[st
             name = _clean_line(item) if isinstance(item, str) else ""
             if not name:
                 warnings.append(f"{where}: an author is not usable text; left out")
-            elif name in names:
-                warnings.append(f"{where}: author {name!r} is listed twice; listed once")
+            elif any(author_key(n) == author_key(name) for n in names):
+                same = next(n for n in names if author_key(n) == author_key(name))
+                again = "listed twice" if same == name else f"the same author as {same!r} (one author page)"
+                warnings.append(f"{where}: author {name!r} is {again}; listed once")
             else:
                 names.append(name)
         authors = tuple(names) if names else None

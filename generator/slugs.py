@@ -62,5 +62,14 @@ def author_key(name: str) -> str:
     """
     slug = slugify(name, avoid_reserved=False)
     if slug and slug not in RESERVED:
+        if not name.isascii() and not all(map(_latin_or_not_a_letter, name)):
+            # "Wei Zhang 张伟" and "Wei Zhang 章伟" are two people: the slug alone drops what tells them apart
+            return f"{slug}-{hashlib.sha1(name.encode('utf-8')).hexdigest()[:6]}"
         return slug
     return "author-" + hashlib.sha1(name.encode("utf-8")).hexdigest()[:10]
+
+
+def _latin_or_not_a_letter(char: str) -> bool:
+    """False for a letter slugify drops (Greek, CJK, Cyrillic...)."""
+    folded = unicodedata.normalize("NFKD", char.translate(_TRANSLITERATE))
+    return not char.isalpha() or folded[:1].isascii()

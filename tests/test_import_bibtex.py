@@ -146,6 +146,17 @@ def test_the_same_paper_twice_in_a_file_is_imported_once(empty, tmp_path):
     assert len(report.papers) == 1 and any("imported once" in w for w in report.warnings)
 
 
+def test_one_author_spelled_twice_is_listed_once_with_a_warning(empty, tmp_path):
+    bib = tmp_path / "x.bib"
+    bib.write_text("@inproceedings{k, title = {Twice}, booktitle = {Some Venue}, year = 2024,"
+                   " author = {J. Smith and Ada Lovelace and J Smith}}\n", encoding="utf-8")
+    report = import_bibtex([bib], empty.root)
+    assert read(empty.root / "papers" / "twice.md")[0]["authors"] == ["J. Smith", "Ada Lovelace"]
+    assert any("'J Smith' is the same author as 'J. Smith' (one author page); listed once" in w
+               for w in report.warnings)
+    load_catalog(empty.root)  # and the catalog it wrote is valid
+
+
 # --------------------------------------------------------------------------- idempotence
 
 

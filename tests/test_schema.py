@@ -131,6 +131,10 @@ def test_a_reserved_name_gets_an_author_page_of_its_own():
     assert author_key("Con 1") == "con-1"
     assert author_key("Con").startswith("author-") and author_key("Con") != author_key("CON 2")
     assert author_key("José Núñez") == author_key("Jose Nunez") == "jose-nunez"
+    # letters the slug drops tell people apart: not one page
+    assert author_key("Wei Zhang 张伟") != author_key("Wei Zhang 章伟")
+    assert author_key("Α. Smith") != author_key("Β. Smith")
+    assert schema.name_list(["Wei Zhang 张伟", "Wei Zhang 章伟"]) == ("Wei Zhang 张伟", "Wei Zhang 章伟")
 
 
 def test_slug_list():
