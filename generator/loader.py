@@ -182,9 +182,14 @@ def title_key(title: str) -> str:
     """Titles that differ only in case, accents, punctuation, spacing or math delimiters match
     (the duplicate check, and the importers' match with papers already in the catalog).
     "+", "#" and "*" count: "C++ for ML" is not "C for ML", nor "A* Search" "A Search"."""
+    title = _EMPHASIS.sub(r"\2", title)  # "*Deep* Learning" is "Deep Learning"
     folded = unicodedata.normalize("NFKD", title).casefold()
     folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
     return re.sub(r"[^\w+#*]+|_+", "", folded) or " ".join(folded.split())
+
+
+# Markdown emphasis: a run of "*" before a word and the same run after one, in pairs.
+_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
 
 
 def _abstract_key(abstract: str) -> str:

@@ -101,19 +101,28 @@ _QUOTES_HINT = (" (in double quotes a backslash starts an escape: \"\\theta\" is
                 " put text with LaTeX in single quotes: '$\\theta$')")
 
 
+_LINE_BREAK = re.compile(r"\r\n|[\n\r\u2028\u2029]")
+
+
 def line_text(value: Any) -> str:
-    """Text on one line (titles, names): no tab or line break inside."""
+    """Text shown on one line (titles, names). A title written over several lines (a YAML
+    block scalar) is joined with spaces; but a tab, or a line break inside a formula or
+    right after ``$ { ( \\``, is what a backslash in double quotes made ("\\theta", "\\nabla",
+    "\\Lambda"), and is refused with a hint."""
     try:
         value = text(value)
     except Invalid as exc:
         if "control character" in str(exc):
             raise Invalid(f"{exc}{_QUOTES_HINT}") from None
         raise
-    bad = re.search(r"[\t\n\r\x85\u2028\u2029]", value)
-    if bad:
-        found = "a tab" if bad.group() == "\t" else "a line break"
-        raise Invalid(f"expected text on one line, found {found} in {value!r}{_QUOTES_HINT}")
-    return value
+    if "\t" in value:
+        raise Invalid(f"expected text on one line, found a tab in {value!r}{_QUOTES_HINT}")
+    breaks = list(_LINE_BREAK.finditer(value))
+    for found in breaks:
+        before = value[:found.start()]
+        if before.count("$") % 2 or before[-1:] in ("$", "{", "(", "\\"):
+            raise Invalid(f"expected text on one line, found a line break in {value!r}{_QUOTES_HINT}")
+    return " ".join(value.split()) if breaks else value
 
 
 def optional_text(value: Any) -> str:

@@ -108,7 +108,7 @@ def test_name_list():
     ("Learning $\theta$", "a tab"),
     ("Via $\nabla f$", "a line break"),
     ("Rank $\u2028ambda$", "a line break"),  # "$\\Lambda$" in double quotes: YAML reads "\\L" as U+2028
-    ("a\rb", "a line break"),
+    ("Mixing $\\mathcal{O}(\ncdot)$", "a line break"),  # "\\ncdot" inside a formula
 ])
 def test_line_text_refuses_what_a_double_quoted_backslash_makes(value, found):
     message = invalid(schema.line_text, value)
@@ -116,6 +116,8 @@ def test_line_text_refuses_what_a_double_quoted_backslash_makes(value, found):
     assert "put text with LaTeX in single quotes" in message
     assert "single quotes" in invalid(schema.line_text, "Al\x07pha")  # "\alpha": U+0007
     assert schema.line_text("  A title with $\\theta$ \n") == "A title with $\\theta$"
+    # a title written over several lines (a YAML block scalar) is joined
+    assert schema.line_text("A long title\non two lines\n") == "A long title on two lines"
 
 
 def test_names_of_one_author_page_are_refused_in_one_list():
