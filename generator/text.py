@@ -406,7 +406,7 @@ _MATH_ENV_CLOSE = "papershelf_no_env_close"
 
 def _math_env_rule(state: StateInline, silent: bool) -> bool:
     """``\\begin{equation}...\\end{equation}`` (and align, gather, multline, eqnarray,
-    starred or not) outside ``$$``: display math, as LaTeX typesets it. The formula keeps its
+    starred or not) outside ``$$``: display math, as LaTeX typesets it (``math``: inline). The formula keeps its
     environment (latex2mathml lays out align's rows); without its ``\\end`` it is text."""
     src, pos, maximum = state.src, state.pos, state.posMax
     if not src.startswith("\\begin{", pos):
@@ -423,8 +423,8 @@ def _math_env_rule(state: StateInline, silent: bool) -> bool:
         state.cache[failed_key] = pos  # type: ignore[index]
         return False
     if not silent:
-        token = state.push("math_inline_double", "math", 0)
         name = match.group(1)
+        token = state.push("math_inline" if name == "math" else "math_inline_double", "math", 0)
         if name in ("equation", "displaymath", "math"):  # one formula: its inside
             token.content = src[match.end():end]
         else:

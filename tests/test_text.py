@@ -810,6 +810,7 @@ def test_math_environments_outside_dollars_are_display_math():
     assert html.count('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">') == 2
     assert "<mtable" in html and "\\begin" not in html and "&amp;" not in html
     assert plain_text("Then \\begin{equation} x^2 \\end{equation} holds.") == "Then x^2 holds."
+    assert 'display="inline"' in render_abstract("a \\begin{math}x\\end{math} b")
     # not math environments, or never closed: text as before
     assert "<math" not in render_abstract("\\begin{itemize} x \\end{itemize} and \\begin{align} y")
 
