@@ -533,8 +533,9 @@ def query_units(query: str) -> list[Unit]:
             # (an ideograph is a whole word, never half-typed)
             is_prefix = last_chain and pi == len(parts) - 1 and not _CJK_CHAR.fullmatch(part)
             if is_prefix:
-                # A half-typed word: one letter is not a word yet.
-                add(part, True, len(part) >= MIN_PREFIX or len(parts) > 1)
+                # A half-typed word: one letter is not a word yet, and a stop word ("for") may
+                # be a whole word, which the index does not hold: neither is required.
+                add(part, True, len(part) >= MIN_PREFIX and part not in STOP_WORDS)
             elif part not in STOP_WORDS:
                 add(part, False, True)
         joined = compounds(parts)

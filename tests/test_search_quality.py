@@ -64,6 +64,11 @@ CASES = [
     ("prefix", "invex", "global-optimality-for-non-linear-constrained-restoration-problems-via-invexity"),
     ("prefix", "kronec", "how-to-capture-higher-order-correlations-generalizing-matrix-softmax-attention"),
     ("prefix", "tactile sim", "difftactile-a-physics-based-differentiable-tactile-simulator-for-contact-rich"),
+    # a title typed up to a stop word or a one-letter half word (these dropped out while typed)
+    ("prefix", "Maximum Likelihood Estimation is All You Need for",
+     "maximum-likelihood-estimation-is-all-you-need-for-well-specified-covariate-shift"),
+    ("prefix", "A Framework for", "a-framework-for-inference-inspired-by-human-memory-mechanisms"),
+    ("prefix", "Statistically Optimal K-m", "statistically-optimal-k-means-clustering-via-nonnegative-low-rank-semidefinite"),
     # one typo in a word of 5+ letters
     ("typo", "watermrk", WATERMARK),
     ("typo", "metagenomc binning", METAGENOMIC),

@@ -152,7 +152,7 @@
       var lastChain = ci === chains.length - 1 && chain.end === text.length;
       parts.forEach(function (part, pi) {
         if (lastChain && pi === parts.length - 1 && !CJK_CHAR.test(part)) {
-          add(part, true, cpLength(part) >= settings.minPrefix || parts.length > 1);
+          add(part, true, cpLength(part) >= settings.minPrefix && !stopWords(part));
         } else if (!stopWords(part)) {
           add(part, false, true);
         }
