@@ -23,6 +23,10 @@
   var limit = PAGE;
   var names = { venue: {}, venueFull: {}, venueYear: {}, tag: {} };
   var selects = {};
+
+  // obj[key] if obj has it itself: a filter value from the URL such as "constructor" or
+  // "__proto__" must not read what every object inherits.
+  function own(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined; }
   var backend = null;
   var stage = "loading";
   var nextId = 1, sentId = 0, inFlight = false, dirty = false;
@@ -234,7 +238,7 @@
       if (!select) return;
       Array.prototype.forEach.call(select.options, function (option) {
         if (!option.value) return;
-        var n = facets[key][option.value] || 0;
+        var n = own(facets[key], option.value) || 0;
         setText(option, option.getAttribute("data-name") + " (" + n + ")");
       });
     });
@@ -294,7 +298,7 @@
     }
     item.appendChild(authors);
     var meta = el("p", "paper-item-meta");
-    var venue = el("a", "badge badge-venue", names.venue[hit.venue] || hit.venue);
+    var venue = el("a", "badge badge-venue", own(names.venue, hit.venue) || hit.venue);
     venue.href = base + "venues/" + hit.venue + "/";
     meta.appendChild(venue);
     if (hit.presentation) {
@@ -303,7 +307,7 @@
     }
     if (hit.provisional) meta.appendChild(el("span", "badge badge-provisional", "Provisional"));
     hit.tags.forEach(function (tag) {
-      var chip = el("a", "chip", names.tag[tag] || tag);
+      var chip = el("a", "chip", own(names.tag, tag) || tag);
       chip.href = base + "tags/" + tag + "/";
       meta.appendChild(chip);
     });
@@ -329,8 +333,8 @@
     var pairs = [
       ["ctx_ver", "Z39.88-2004"], ["rft_val_fmt", "info:ofi/fmt:kev:mtx:book"],
       ["rfr_id", "info:sid/papershelf"], ["rft.genre", "proceeding"], ["rft.atitle", hit.title],
-      ["rft.btitle", names.venueFull[hit.venue] || hit.venue],
-      ["rft.date", String(names.venueYear[hit.venue] || "")],
+      ["rft.btitle", own(names.venueFull, hit.venue) || hit.venue],
+      ["rft.date", String(own(names.venueYear, hit.venue) || "")],
     ];
     hit.authors.forEach(function (author) { pairs.push(["rft.au", author.name]); });
     pairs.push(["rft_id", pageUrl]);
@@ -368,8 +372,8 @@
   function countText(r) {
     var n = r.total, noun = n === 1 ? "paper" : "papers";
     var scope = [];
-    if (r.filters.venue) scope.push(names.venue[r.filters.venue] || r.filters.venue);
-    if (r.filters.tag) scope.push(names.tag[r.filters.tag] || r.filters.tag);
+    if (r.filters.venue) scope.push(own(names.venue, r.filters.venue) || r.filters.venue);
+    if (r.filters.tag) scope.push(own(names.tag, r.filters.tag) || r.filters.tag);
     if (r.filters.year) scope.push(r.filters.year);
     var where = scope.length ? " in " + scope.join(", ") : "";
     var text;

@@ -232,6 +232,19 @@ def test_filters_combine_and_live_in_the_url(page, server):
     assert page.input_value("#search-filter-tag") == tag
 
 
+@pytest.mark.parametrize("value", ["constructor", "__proto__", "toString"])
+def test_a_filter_value_named_like_a_builtin_is_just_an_unknown_value(page, server, value):
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    open_search(page, server, f"q=graph&venue={value}")
+    assert results_for(page, "graph") == []
+    status = page.locator("#search-status").inner_text()
+    assert f"in {value}" in status and "function" not in status and "object" not in status
+    options = page.eval_on_selector_all("#search-filter-venue option", "els => els.map(e => e.textContent)")
+    assert not any("function" in o or "[object" in o for o in options), options
+    assert errors == []
+
+
 def test_year_filter_and_filters_without_words(page, server):
     open_search(page, server, "year=2024&venue=iclr-2024")
     page.wait_for_function("() => document.querySelectorAll('#search-results > li').length > 0")
