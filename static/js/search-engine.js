@@ -636,6 +636,13 @@
     }
     var active = { venue: filters.venue || "", tag: filters.tag || "", year: String(filters.year || "") };
     var counted = engine.facets(result.refs, active), matching = counted.matching, facets = counted.counts;
+    if (hasQuery && !matching.length && (active.venue || active.tag || active.year)) {
+      // Papers with every word exist, but none within the filters: the papers within them
+      // that have some of the words, as the search in Python (filters first) answers.
+      var within = engine.search(query, active);
+      matching = engine.facets(within.refs, active).matching;
+      if (matching.length) result = within;
+    }
     var limit = Math.max(1, Math.min(message.limit || 20, 1000));
     var page = matching.slice(0, limit);
     var missing = new Set();
