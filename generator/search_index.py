@@ -112,7 +112,10 @@ LETTERS = {
 # these hyphens chain words (K-means -> k, means, kmeans).
 APOSTROPHES = {"’": "'", "‘": "'", "ʼ": "'", "ʻ": "'"}
 HYPHENS = {"‐": "-", "‑": "-"}
-CHAR_MAP: dict[str, str] = {**GREEK, **LETTERS, **APOSTROPHES, **HYPHENS}
+# Invisible characters inside words (soft hyphens and zero-width spaces from PDFs and web
+# pages): dropped, so "gra\u00adph" is "graph".
+INVISIBLE = {"\u00ad": "", "\u200b": "", "\u200c": "", "\u200d": "", "\u2060": "", "\ufeff": ""}
+CHAR_MAP: dict[str, str] = {**GREEK, **LETTERS, **APOSTROPHES, **HYPHENS, **INVISIBLE}
 
 # German spellings of umlauts, added to author names only (Müller is also found as Mueller).
 UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}

@@ -320,3 +320,8 @@ def test_chinese_and_japanese_words_are_found_inside_a_run_of_text():
     assert len(tokenize("한국어 말")) == 2  # Korean has spaces between words: a word is a token
     units = query_units("学習")
     assert [(u.word, u.prefix, u.required) for u in units] == [("学", False, True), ("習", False, True)]
+
+
+def test_soft_hyphens_and_zero_width_spaces_do_not_split_words():
+    assert tokenize("gra\u00adph neu\u200bral") == ["graph", "neural"]
+    assert [u.word for u in query_units("gra\u00adph")] == ["graph"]

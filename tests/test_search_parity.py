@@ -197,6 +197,7 @@ def test_queries_agree_on_odd_text(odd_site):
         "alpha divergence", "l2 bounds", "ℓ2", "kmeans", "theodoros", "θεόδωρος", "παπαδ", "epsilon nets", "theta",
         "深度学习", "深度", "学习", "习", "𠀀𠀁", "𠀁", "文本", "本", "カタカナ", "タカ", "한국어", "unicode", "nguyen van",
         "ディープ・ラーニング", "ラーニング", "人々", "\U00030000", "\U00031350\U0002EBF0",
+        "deplo\u00adying", "sho\u200brt words",
         "stateoftheart",
         "obrien smith", "o'brien", "mary-jane", "maryjane", "gpt3", "gpt-3.5", "ab tests", "dont", "snake case",
         "splitsnakecase", "email", "supercal", "supercalifragilisticexpialidocious", "x" * 60, "short words",
