@@ -376,7 +376,8 @@ def _ref_counts(refs: Iterable[TagRef | AuthorRef | VenueRef], exclude: object =
     if exclude is not None:
         tally.pop(id(exclude), None)
     ref_of = dict(zip(map(id, refs), refs))  # the list keeps every ref (and so its id) alive
-    return tuple(Count(ref_of[key], n) for key, n in sorted(tally.items(), key=lambda kv: (-kv[1], ref_of[kv[0]].name.casefold())))
+    counted = [(ref_of[key], n) for key, n in tally.items()]
+    return tuple(Count(ref, n) for ref, n in sorted(counted, key=_count_order))
 
 
 def _count_order(entry: tuple) -> tuple[int, str]:
