@@ -18,7 +18,6 @@ reserved device names (``con``, ``nul.html``, ...).
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import errno
 import hashlib
@@ -30,7 +29,7 @@ import stat
 import sys
 import tempfile
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -432,7 +431,7 @@ def remove_stale_folders(output: Path) -> list[Path]:
             if ".old-" in entry.name and not os.path.lexists(output):
                 # Killed between the two renames of the swap without renameat2: this is the
                 # previous site, and the output is missing. Put it back.
-                with contextlib.suppress(OSError):
+                with suppress(OSError):
                     os.rename(entry, output)
                     continue
             _remove_tree(entry)
