@@ -417,7 +417,13 @@
   };
 
   Engine.prototype.search = function (query, filters) {
-    var ranked = this.rank(query), self = this, scores = ranked.scores, coverage = ranked.coverage;
+    return this.select(this.rank(query), filters);
+  };
+
+  // The papers of a ranking (``rank``) that pass ``filters``, best first; all words are
+  // required if any of them has all.
+  Engine.prototype.select = function (ranked, filters) {
+    var self = this, scores = ranked.scores, coverage = ranked.coverage;
     var candidates = filters ? ranked.hit.filter(function (ref) { return self.passes(ref, filters); }) : ranked.hit;
     var partial = false;
     if (ranked.required) {
@@ -625,9 +631,10 @@
     var filters = message.filters || {};
     var query = message.q || "";
     var hasQuery = !!query.trim();
-    var result;
+    var result, ranked;
     if (hasQuery) {
-      result = engine.search(query, null);
+      ranked = engine.rank(query);
+      result = engine.select(ranked, null);
     } else {
       // No words: every paper, newest first then by title (browsing with filters).
       var all = engine.refs.map(function (_, i) { return i; }), records = engine.records;
@@ -639,7 +646,7 @@
     if (hasQuery && !matching.length && (active.venue || active.tag || active.year)) {
       // Papers with every word exist, but none within the filters: the papers within them
       // that have some of the words, as the search in Python (filters first) answers.
-      var within = engine.search(query, active);
+      var within = engine.select(ranked, active);
       matching = engine.facets(within.refs, active).matching;
       if (matching.length) result = within;
     }
