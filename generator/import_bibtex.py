@@ -99,12 +99,13 @@ from .import_seeds import (
     _clean_line,
     _paper_slug,
     _status,
+    add_author,
     paper_file_text,
     write_planned,
 )
 from .loader import read_site_config, read_venues, title_key
 from .model import LINK_KINDS, PRESENTATIONS, Tag, Venue
-from .slugs import author_key, slugify
+from .slugs import slugify
 from .taxonomy import read_taxonomy, suggest_tags
 from .text import plain_text
 
@@ -638,13 +639,14 @@ def _authors(entry: _Entry, where: str, warnings: list[str]) -> list[str]:
         if name.casefold() == "others":
             warnings.append(f"{where}: 'and others' (et al.) left out: only the names given are imported")
             continue
-        same = next((n for n in names if author_key(n) == author_key(name)), None)
-        if same is not None:
-            again = "listed twice" if same == name else f"the same author as {same!r} (one author page)"
-            warnings.append(f"{where}: author {name!r} is {again}; listed once")
-            continue
-        names.append(name)
+        add_author(names, name, where, warnings)
     return names
+
+
+def _nor_crossref(entry: _Entry) -> str:
+    """' (nor has its crossref 'x')' for a message about a field missing from ``entry``."""
+    ref = entry.raw.get("crossref", "").strip()
+    return f" (nor has its crossref {ref!r})" if ref else ""
 
 
 def _year(entry: _Entry) -> int | None:
@@ -856,16 +858,12 @@ def _choose_venue(entry: _Entry, forced: str | None, venues: dict[str, Venue], n
     container = next((entry.decoded.get(f) or entry.raw.get(f) for f in CONTAINER_FIELDS
                       if (entry.decoded.get(f) or entry.raw.get(f) or "").strip()), None)
     if not isinstance(container, str) or not container.strip():
-        ref = entry.raw.get("crossref", "").strip()
-        via = f" (nor has its crossref {ref!r})" if ref else ""
-        problems.add(entry.file, f"entry {entry.key!r} has no booktitle or journal{via} to take the venue from; "
-                                 f"pass --venue ID", line=entry.line, field="booktitle")
+        problems.add(entry.file, f"entry {entry.key!r} has no booktitle or journal{_nor_crossref(entry)} to take "
+                                 f"the venue from; pass --venue ID", line=entry.line, field="booktitle")
         return None
     container = _clean_line(container.replace("{", "").replace("}", ""))
     if year is None:
-        ref = entry.raw.get("crossref", "").strip()
-        via = f" (nor has its crossref {ref!r})" if ref else ""
-        problems.add(entry.file, f"entry {entry.key!r} has no year{via}; add one or pass --venue ID",
+        problems.add(entry.file, f"entry {entry.key!r} has no year{_nor_crossref(entry)}; add one or pass --venue ID",
                      line=entry.line, field="year")
         return None
     norm = _venue_norm(container, year)

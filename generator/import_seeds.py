@@ -413,12 +413,8 @@ def _facts(record: dict[str, Any], where: str, seed: SeedFile, warnings: list[st
             name = _clean_line(item) if isinstance(item, str) else ""
             if not name:
                 warnings.append(f"{where}: an author is not usable text; left out")
-            elif any(author_key(n) == author_key(name) for n in names):
-                same = next(n for n in names if author_key(n) == author_key(name))
-                again = "listed twice" if same == name else f"the same author as {same!r} (one author page)"
-                warnings.append(f"{where}: author {name!r} is {again}; listed once")
             else:
-                names.append(name)
+                add_author(names, name, where, warnings)
         authors = tuple(names) if names else None
     elif raw_authors is not None:
         warnings.append(f"{where}: 'authors' is not a list; ignored")
@@ -494,6 +490,18 @@ def _plain_text(text: str) -> str:
     text = re.sub(r"\\.", " ", text)  # \%, \\, \{
     text = re.sub(r"[$`{}*_^~]", "", text)
     return _clean_line(text)
+
+
+def add_author(names: list[str], name: str, where: str, warnings: list[str]) -> None:
+    """Append ``name`` to ``names`` unless it is an author already listed (the same author
+    page: same name but for accents, case or punctuation), which is a warning instead."""
+    key = author_key(name)
+    same = next((n for n in names if author_key(n) == key), None)
+    if same is None:
+        names.append(name)
+        return
+    again = "listed twice" if same == name else f"the same author as {same!r} (one author page)"
+    warnings.append(f"{where}: author {name!r} is {again}; listed once")
 
 
 def _paper_slug(title: str, fallback: str, used: set[str]) -> str:
