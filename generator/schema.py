@@ -311,7 +311,7 @@ def extra(value: Any) -> Mapping[str, Any]:
 
 
 _BASE_URL = re.compile(
-    r"^(?:https?://(?P<host>[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?)?"
+    r"^(?:https?://(?P<host>[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]{1,5}))?)?"
     r"/(?:[A-Za-z0-9._~!$&'()*+,;=:@%-]+/)*$"
 )
 
@@ -319,10 +319,9 @@ _BASE_URL = re.compile(
 _LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
 
 
-def _valid_base_host(host: str, url: str) -> bool:
+def _valid_base_host(host: str, port: str | None) -> bool:
     """A DNS name of valid labels or an IPv6 address in brackets, and a port up to 65535."""
-    port = re.match(r"^https?://[^/]*?:(\d+)/", url)
-    if port and not 0 < int(port.group(1)) <= 65535:
+    if port is not None and not 0 < int(port) <= 65535:
         return False
     if host.startswith("["):
         return _valid_host(host[1:-1])
@@ -356,7 +355,7 @@ def base_url(value: Any) -> str:
         not match
         or any(seg in (".", "..") for seg in segments)
         or _PERCENT.search(value)
-        or (match.group("host") is not None and not _valid_base_host(match.group("host"), value))
+        or (match.group("host") is not None and not _valid_base_host(match.group("host"), match.group("port")))
     ):
         raise Invalid(f"expected '/', a path such as '/catalog/' or an http(s) URL, {_found(given)}")
     return value
