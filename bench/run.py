@@ -53,8 +53,8 @@ if str(BENCH) not in sys.path:
 
 import synth  # noqa: E402
 
-from generator import frontmatter  # noqa: E402
-from generator.taxonomy import read_taxonomy  # noqa: E402
+from generator.content import frontmatter  # noqa: E402
+from generator.content.taxonomy import read_taxonomy  # noqa: E402
 
 OUT = BENCH / "out"
 RESULTS_JSON = BENCH / "results.json"

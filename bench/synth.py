@@ -21,14 +21,14 @@ bodies of ``content/papers/*.md`` when the shared seeds are missing):
 * **Venues**: real conference names over several years (more papers in later years).
 * **Tags**: ids of ``content/tags.toml``. Every seed sentence and title fragment carries
   the tags of the real paper it comes from (from ``content/papers`` or, failing that,
-  ``generator.taxonomy.suggest_tags``); a synthetic paper gets the tags most of its
+  ``generator.content.taxonomy.suggest_tags``); a synthetic paper gets the tags most of its
   sentences (and, weighted 3, its title) vote for — so tags follow the text, as with the
   importer's suggestions. ``suggest_tags=True`` runs the real suggestions instead.
 
 The papers go through the real importer: the generator writes seed-format text files
 (one per venue: a ``"<Venue> <year> Papers"`` header, one abstract per paragraph) and
 ``metadata/*.json`` records (title, authors, presentation, URLs), then runs
-``generator.import_seeds.import_seeds`` into the content folder. A few papers have no
+``generator.importers.seeds.import_seeds`` into the content folder. A few papers have no
 metadata record and are imported as provisional, as in the real seed catalog.
 
 The importer's tag suggestion costs about 25–30 ms of CPU per paper (``score_tags`` runs
@@ -65,10 +65,10 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # run as a script: make ``generator`` importable
     sys.path.insert(0, str(REPO))
 
-from generator import frontmatter  # noqa: E402
-from generator.import_seeds import import_seeds  # noqa: E402
-from generator.taxonomy import read_taxonomy  # noqa: E402
-from generator import taxonomy as taxonomy_module  # noqa: E402
+from generator.content import frontmatter  # noqa: E402
+from generator.importers.seeds import import_seeds  # noqa: E402
+from generator.content.taxonomy import read_taxonomy  # noqa: E402
+from generator.content import taxonomy as taxonomy_module  # noqa: E402
 
 SEEDS_DIR = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 FALLBACK_PAPERS = REPO / "content" / "papers"

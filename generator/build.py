@@ -13,65 +13,14 @@ files that changed.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
-from .freshness import fingerprint
-from .writer import MARKER, OutputError, remove_stale_folders, still_as_built
+from .errors import OutputError
+from .options import LUNR_JS, PROJECT_ROOT, BuildOptions, BuildReport, Sources, find_asset
+from .write.freshness import fingerprint
+from .write.writer import MARKER, remove_stale_folders, still_as_built
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-LUNR_JS = Path("node_modules") / "lunr" / "lunr.min.js"
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    content: Path = Path("content")
-    output: Path = Path("site")
-    base_url: str | None = None  # overrides site.toml
-    templates: Path | None = None  # default: <project>/templates
-    static: Path | None = None  # default: <project>/static
-    jobs: int | None = None  # worker processes; None: one per core for large sites, else 1
-    progress: Callable[[int, int], None] | None = None  # (pages done, pages in all), while rendering
-
-
-@dataclass(frozen=True)
-class Sources:
-    """Where templates, static files and lunr.js come from for this build."""
-
-    templates: Path
-    static: Path
-    lunr_js: Path
-
-
-@dataclass
-class BuildReport:
-    papers: int = 0
-    pages: int = 0
-    bytes_written: int = 0  # size of the whole site
-    files_changed: int = 0  # files written or removed in the output folder
-    up_to_date: bool = False  # nothing had changed: the output was left alone
-    seconds: dict[str, float] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)  # worth telling the person building
-
-    def summary(self) -> str:
-        total = sum(self.seconds.values())
-        if self.up_to_date:
-            return f"Site is up to date: no content, template or static file changed ({total:.2f}s)"
-        stages = ", ".join(f"{name} {secs:.2f}s" for name, secs in self.seconds.items())
-        return (f"Built {self.pages} pages for {self.papers} papers "
-                f"({self.bytes_written / 1e6:.1f} MB, {self.files_changed} file{'s' if self.files_changed != 1 else ''} changed) "
-                f"in {total:.2f}s ({stages})")
-
-
-def find_asset(relative: Path) -> Path:
-    """Front-end files installed by npm, looked up in the working folder and the project."""
-    for root in (Path.cwd(), PROJECT_ROOT):
-        candidate = root / relative
-        if candidate.is_file():
-            return candidate
-    raise OutputError(f"{relative} not found: run 'npm ci' (or 'make setup') first")
-
+__all__ = ["build", "check_output_folder", "BuildOptions", "BuildReport", "MARKER"]
 
 def build(options: BuildOptions) -> BuildReport:
     report = BuildReport()

@@ -13,8 +13,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .errors import ContentError
-from .writer import OutputError
+from .errors import ContentError, OutputError
 
 CONTENT_OPTION = click.option(
     "--content", type=click.Path(file_okay=False, path_type=Path), default=Path("content"),
@@ -53,8 +52,8 @@ def build(content: Path, output: Path, base_url: str | None, serve: bool, port: 
     Only files whose contents changed are written; when no input changed since the last
     build, nothing is done.
     """
-    from .build import BuildOptions
     from .build import build as run_build
+    from .options import BuildOptions
 
     bar = ProgressBar() if not quiet and sys.stderr.isatty() else None
     options = BuildOptions(content=content, output=output, base_url=base_url, jobs=jobs,
@@ -112,7 +111,7 @@ class ProgressBar:
 @click.option("--base-url", default=None, help="Check this base URL too.")
 def check(content: Path, base_url: str | None) -> None:
     """Validate the catalog without writing anything."""
-    from .loader import load_catalog
+    from .content.loader import load_catalog
 
     try:
         catalog = load_catalog(content, base_url=base_url)
@@ -134,7 +133,7 @@ def import_() -> None:
 @click.option("--force", is_flag=True, help="Overwrite paper files that were edited since the last import.")
 def import_seeds_command(files: tuple[Path, ...], metadata: Path | None, content: Path, force: bool) -> None:
     """Import abstracts from seed text files (a venue header, one abstract per paragraph)."""
-    from .import_seeds import import_seeds
+    from .importers.seeds import import_seeds
 
     try:
         report = import_seeds(list(files), content, metadata, force=force)
@@ -152,7 +151,7 @@ def import_seeds_command(files: tuple[Path, ...], metadata: Path | None, content
 @click.option("--force", is_flag=True, help="Overwrite paper files that were edited since the last import.")
 def import_bibtex_command(files: tuple[Path, ...], venue: str | None, content: Path, force: bool) -> None:
     """Import papers from BibTeX files: one paper file per entry."""
-    from .import_bibtex import import_bibtex
+    from .importers.bibtex import import_bibtex
 
     try:
         report = import_bibtex(list(files), content, venue=venue, force=force)

@@ -1,4 +1,6 @@
-"""Content problems: collected while reading, reported once, then the build stops.
+"""The two kinds of failure a build reports: content problems and output problems.
+
+Content problems are collected while reading, reported once, then the build stops.
 
 Every problem names the file, the line where it is known, and the field, so that a
 person can go straight to it. Nothing in here knows about Click: the CLI turns a
@@ -56,3 +58,7 @@ class Problems:
     def raise_if_any(self) -> None:
         if self.items:
             raise ContentError(list(self.items))
+
+
+class OutputError(Exception):
+    """A problem with the output folder, a page path or a template (not with the content)."""

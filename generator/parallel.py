@@ -15,17 +15,31 @@ import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar
 
-from .writer import FileRecord, OutputError, SiteWriter
+from .errors import OutputError
 
 T = TypeVar("T")
 R = TypeVar("R")
-Task = Callable[[SiteWriter], int]
+
+
+class SharedWriter(Protocol):
+    """What a task writes with: the output writer (``write.writer.SiteWriter``), seen only
+    through what the workers need, so running work in parallel does not depend on writing."""
+
+    records: dict[str, Any]
+    staged: list[str]
+    bytes_written: int
+
+    def share(self) -> "SharedWriter": ...
+    def merge(self, records: list[Any], staged: list[str], size: int) -> None: ...
+
+
+Task = Callable[[SharedWriter], int]
 Progress = Callable[[int], None]
 
 # Set just before the workers are forked; they inherit it (tasks are closures, not picklable).
-_SHARED: tuple[Sequence[Task], SiteWriter] | None = None
+_SHARED: tuple[Sequence[Task], SharedWriter] | None = None
 _MAPPED: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 
 
@@ -80,7 +94,7 @@ def fork_available() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def run_tasks(tasks: Sequence[Task], writer: SiteWriter, jobs: int, progress: Progress | None = None) -> None:
+def run_tasks(tasks: Sequence[Task], writer: SharedWriter, jobs: int, progress: Progress | None = None) -> None:
     """Run every task; their files end up in ``writer`` (an error in any task is raised here)."""
     global _SHARED
     report = progress or (lambda units: None)
@@ -127,7 +141,7 @@ def _pooled(func: Callable[[Any], R], args: Sequence[Any], jobs: int) -> Iterato
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_one(index: int) -> tuple[list[FileRecord], list[str], int, int]:
+def _run_one(index: int) -> tuple[list[Any], list[str], int, int]:
     assert _SHARED is not None, "run_tasks sets the shared tasks before forking"
     tasks, parent = _SHARED
     writer = parent.share()

@@ -7,23 +7,22 @@ them) → tasks: search index, exports, pages in chunks → one ``SiteWriter`` s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import Callable, Iterable
 
 from jinja2 import TemplateError
 
-from .citations import CitationIndex
-from .derive import derive
-from .exports import iter_exports
-from .exports import notes as export_notes
-from .loader import load_catalog
-from .pages import Page, plan_pages
+from .outputs.citations import CitationIndex
+from .derive.views import derive
+from .outputs.exports import iter_exports
+from .outputs.exports import notes as export_notes
+from .content.loader import load_catalog
+from .outputs.pages import Page, plan_pages
 from .parallel import Task, default_jobs, frozen_heap, jobs_chosen, run_tasks
-from .render import make_environment, render_page, site_globals
-from .search_index import build_search
-from .writer import OutputError, SiteWriter, atomic_output
-
-if TYPE_CHECKING:
-    from .build import BuildOptions, BuildReport, Sources
+from .outputs.render import make_environment, render_page, site_globals
+from .outputs.search_index import build_search
+from .errors import OutputError
+from .options import BuildOptions, BuildReport, Sources
+from .write.writer import SiteWriter, atomic_output
 
 PAGES_PER_TASK = 400  # pages a worker renders per task: small enough to balance two cores
 

@@ -18,10 +18,11 @@ from pathlib import Path
 
 import click
 
-from .build import MARKER, PROJECT_ROOT, BuildOptions, build
-from .errors import ContentError
-from .freshness import snapshot
-from .writer import OutputError
+from .build import build
+from .errors import ContentError, OutputError
+from .options import PROJECT_ROOT, BuildOptions
+from .write.freshness import snapshot
+from .write.writer import MARKER
 
 POLL_SECONDS = 0.3
 QUIET_SECONDS = 0.4  # wait until changes stop for this long before rebuilding

@@ -26,8 +26,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from generator.build import BuildOptions, build  # noqa: E402
-from generator.derive import derive  # noqa: E402
-from generator.loader import load_catalog  # noqa: E402
+from generator.derive.views import derive  # noqa: E402
+from generator.content.loader import load_catalog  # noqa: E402
 
 CHROMIUM = os.environ.get("PAPERSHELF_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 WIDTHS = {"phone": (360, 760), "desktop": (1280, 900)}

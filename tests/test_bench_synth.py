@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.loader import load_catalog
-from generator.taxonomy import read_taxonomy
+from generator.content.loader import load_catalog
+from generator.content.taxonomy import read_taxonomy
 
 REPO = Path(__file__).resolve().parents[1]
 

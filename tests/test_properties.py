@@ -17,12 +17,12 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from generator import frontmatter
+from generator.content import frontmatter
 from generator.build import BuildOptions, build
 from generator.errors import ContentError
-from generator.frontmatter import FrontMatter, FrontMatterError, parse
-from generator.loader import load_catalog
-from generator.model import Catalog
+from generator.content.frontmatter import FrontMatter, FrontMatterError, parse
+from generator.content.loader import load_catalog
+from generator.content.model import Catalog
 
 from .conftest import ContentDir
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.derive import derive
-from generator.loader import load_catalog
+from generator.derive.views import derive
+from generator.content.loader import load_catalog
 
 from ..conftest import REPO
 

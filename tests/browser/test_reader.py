@@ -12,9 +12,9 @@ from urllib.parse import urlsplit
 import bibtexparser
 import pytest
 
-from generator.derive import derive
-from generator.loader import load_catalog
-from generator.pages import PAGE_SIZE
+from generator.derive.views import derive
+from generator.content.loader import load_catalog
+from generator.outputs.pages import PAGE_SIZE
 
 from ..conftest import REPO, ContentDir, paper_md
 from .conftest import StaticServer, build_site
@@ -366,7 +366,7 @@ def test_long_author_lists_fold_without_losing_links(page, server):
 
 def test_reading_list_finds_papers_in_every_data_file(page, long_list_server):
     """The page computes which reading-list/data/<n>.json holds a paper as pages.shard_of does."""
-    from generator.pages import READING_LIST_SHARD, shard_of
+    from generator.outputs.pages import READING_LIST_SHARD, shard_of
 
     server, count = long_list_server
     shards = -(-count // READING_LIST_SHARD)

@@ -1,0 +1,400 @@
+"""Read and validate a content folder into a ``Catalog``.
+
+Every file is read and checked; all problems are collected and raised once as a
+``ContentError``. Nothing here writes anything.
+
+Layout::
+
+    content/site.toml           site config
+    content/tags.toml           tag taxonomy (see ``taxonomy``)
+    content/venues/<id>.md      one venue per file
+    content/papers/<slug>.md    one paper per file
+
+Files are read defensively (see ``read_content_file``): only regular files inside the
+content folder (a symbolic link may point elsewhere *inside* it), at most
+``MAX_FILE_BYTES``, UTF-8 (a BOM is fine), without NUL characters or Unicode
+noncharacters. Hidden files and editor leftovers (``.#x.md``, ``#x.md#``, ``x.md~``)
+are skipped; any other file or folder that is not ``<id>.md`` is reported, never
+silently ignored.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import stat
+import tomllib
+import unicodedata
+from pathlib import Path
+from typing import Any, Iterator
+
+from . import schema
+from ..errors import ContentError, Problem, Problems
+from .frontmatter import FrontMatter, FrontMatterError, parse
+from .model import Catalog, Link, Paper, SiteConfig, Tag, Venue
+from ..parallel import parallel_map
+from .slugs import RESERVED, is_valid_slug
+from .taxonomy import parse_taxonomy
+
+MAX_FILE_BYTES = 1_000_000  # an abstract is about 2 kB; this bounds memory and rendering time
+MIN_DUPLICATE_ABSTRACT_WORDS = 20  # shorter bodies ("TBD", "See the PDF.") may repeat
+
+
+def load_catalog(content_dir: Path, *, base_url: str | None = None) -> Catalog:
+    """Read ``content_dir``; ``base_url`` (e.g. from the CLI) overrides site.toml's."""
+    content_dir = Path(content_dir)
+    problems = Problems()
+    if not content_dir.is_dir():
+        problems.add(str(content_dir), "content folder not found")
+        problems.raise_if_any()
+    root = content_dir.resolve()
+
+    site = read_site_config(content_dir / "site.toml", problems, base_url=base_url, root=root)
+    tags: dict[str, Tag] = {}
+    taxonomy_ok = True
+    tags_path = content_dir / "tags.toml"
+    if tags_path.exists() or tags_path.is_symlink():
+        text = read_content_file(tags_path, "tags.toml", problems, root=root)
+        if text is None:
+            taxonomy_ok = False
+        else:
+            try:
+                tags = parse_taxonomy(text, "tags.toml")
+            except ContentError as exc:
+                problems.extend(exc.problems)
+                taxonomy_ok = False
+    broken_venues: set[str] = set()
+    venues = read_venues(content_dir / "venues", problems, root=root, broken=broken_venues)
+    # When tags.toml itself is broken, every tag would look unknown, and a paper of a broken
+    # venue file would have an unknown venue: report only the errors of those files.
+    papers = read_papers(content_dir / "papers", problems, venues=venues, tags=tags, check_refs=taxonomy_ok,
+                         root=root, broken_venues=broken_venues)
+    problems.raise_if_any()
+    assert site is not None
+    ordered_venues = dict(sorted(venues.items(), key=lambda kv: (-kv[1].year, kv[1].name.lower(), kv[0])))
+    return Catalog(site=site, venues=ordered_venues, tags=tags, papers=tuple(sorted(papers, key=lambda p: p.slug)))
+
+
+def read_site_config(path: Path, problems: Problems, *, base_url: str | None = None,
+                     root: Path | None = None) -> SiteConfig | None:
+    label = "site.toml"
+    text = read_content_file(path, label, problems, root=root or path.parent.resolve())
+    if text is None:
+        return None
+    data = _parse_toml(text, label, problems)
+    if data is None:
+        return None
+    if base_url is not None:
+        try:
+            data["base_url"] = schema.base_url(base_url)
+        except schema.Invalid as exc:
+            problems.add("--base-url", str(exc), field="base_url")
+            return None
+    clean, ok = schema.check_fields(
+        data, schema.SITE_FIELDS, file=label, line_of=lambda key: _toml_key_line(text, key), problems=problems
+    )
+    return SiteConfig(**clean) if ok else None
+
+
+def read_venues(folder: Path, problems: Problems, *, root: Path | None = None,
+                broken: set[str] | None = None) -> dict[str, Venue]:
+    """Valid venues by id; the ids of venue files that exist but have problems go to ``broken``."""
+    broken = set() if broken is None else broken
+    venues: dict[str, Venue] = {}
+    names: dict[str, str] = {}
+    root = root or folder.parent.resolve()
+    if not _check_folder(folder, "venues", problems, root, "every paper names a venue defined there"):
+        return venues
+    for path, label, fm in _read_markdown_folder(folder, "venues", problems, root, failed=broken):
+        vid = path.stem
+        clean, ok = schema.check_fields(fm.data, schema.VENUE_FIELDS, file=label, line_of=fm.line_of,
+                                        problems=problems)
+        if "name" in clean:
+            key = clean["name"].casefold()
+            if key in names:
+                problems.add(label, f"the venue name {clean['name']!r} is already used by {names[key]}",
+                             line=fm.line_of("name"), field="name")
+                broken.add(vid)
+            names.setdefault(key, label)
+        if not ok:
+            broken.add(vid)
+            continue
+        venues[vid] = Venue(id=vid, description=fm.body.strip(), source=label, **clean)
+    return venues
+
+
+def read_papers(
+    folder: Path,
+    problems: Problems,
+    *,
+    venues: dict[str, Venue],
+    tags: dict[str, Tag],
+    check_refs: bool = True,
+    root: Path | None = None,
+    broken_venues: set[str] = frozenset(),
+) -> list[Paper]:
+    papers: list[Paper] = []
+    seen_titles: dict[tuple[str, str], str] = {}
+    seen_abstracts: dict[str, str] = {}
+    root = root or folder.parent.resolve()
+    if not _check_folder(folder, "papers", problems, root, "every catalog needs content/papers/"):
+        return papers
+    for path, label, fm in _read_markdown_folder(folder, "papers", problems, root):
+        clean, ok = schema.check_fields(fm.data, schema.PAPER_FIELDS, file=label, line_of=fm.line_of,
+                                        problems=problems)
+        if "venue" in clean and clean["venue"] in broken_venues:
+            ok = False  # the venue file's own problems are reported
+        elif "venue" in clean and clean["venue"] not in venues:
+            known = ", ".join(sorted(venues)) or "none"
+            problems.add(label, f"unknown venue {clean['venue']!r}; known venues: {known}",
+                         line=fm.line_of("venue"), field="venue")
+            ok = False
+        if check_refs:
+            for tag in clean.get("tags", ()):
+                if tag not in tags:
+                    problems.add(label, f"unknown tag {tag!r}; tags are defined in tags.toml",
+                                 line=fm.line_of("tags"), field="tags")
+                    ok = False
+        if "title" in clean:
+            key = (clean.get("venue"), title_key(clean["title"]))
+            if key in seen_titles:
+                problems.add(label, f"the same paper (same title and venue) is already in {seen_titles[key]}",
+                             line=fm.line_of("title"), field="title")
+                ok = False
+            seen_titles.setdefault(key, label)
+        abstract = fm.body.strip()
+        abstract_key = _abstract_key(abstract)
+        if abstract_key:
+            if abstract_key in seen_abstracts:
+                problems.add(label, f"the same abstract is already in {seen_abstracts[abstract_key]}; "
+                                    "is this the same paper twice?", line=fm.body_line, field="abstract")
+                ok = False
+            seen_abstracts.setdefault(abstract_key, label)
+        if not ok:
+            continue
+        clean["links"] = tuple(Link(kind, url) for kind, url in clean["links"])
+        papers.append(Paper(slug=path.stem, abstract=abstract, source=label, **clean))
+    return papers
+
+
+def title_key(title: str) -> str:
+    """Titles that differ only in case, accents, punctuation, spacing or math delimiters match
+    (the duplicate check, and the importers' match with papers already in the catalog).
+    "+", "#" and "*" count: "C++ for ML" is not "C for ML", nor "A* Search" "A Search"."""
+    title = _EMPHASIS.sub(r"\2", title)  # "*Deep* Learning" is "Deep Learning"
+    folded = unicodedata.normalize("NFKD", title).casefold()
+    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    return re.sub(r"[^\w+#*]+|_+", "", folded) or " ".join(folded.split())
+
+
+# Markdown emphasis: a run of "*" before a word and the same run after one, in pairs.
+_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
+
+
+def _abstract_key(abstract: str) -> str:
+    words = abstract.casefold().split()
+    return " ".join(words) if len(words) >= MIN_DUPLICATE_ABSTRACT_WORDS else ""
+
+
+def _is_leftover(name: str) -> bool:
+    """Hidden files, editor swap and backup files: never content."""
+    return name.startswith((".", "#")) or name.endswith("~")
+
+
+def _check_folder(folder: Path, kind: str, problems: Problems, root: Path, why: str) -> bool:
+    label = f"{kind}/"
+    if not folder.exists() and not folder.is_symlink():
+        problems.add(label, f"folder not found: {why}")
+        return False
+    try:
+        real = folder.resolve(strict=True)
+    except (OSError, RuntimeError):
+        problems.add(label, "is a symbolic link to a folder that does not exist")
+        return False
+    if real != root and root not in real.parents:
+        problems.add(label, f"is a symbolic link to {real}, outside the content folder; "
+                            "move the folder into the content folder instead")
+        return False
+    if not real.is_dir():
+        problems.add(label, f"is a file; expected a folder ({why})")
+        return False
+    return True
+
+
+def _read_markdown_folder(folder: Path, kind: str, problems: Problems, root: Path,
+                          failed: set[str] | None = None) -> Iterator[tuple[Path, str, FrontMatter]]:
+    """Yield (path, label, front matter) for each valid ``*.md`` file; report the rest.
+
+    The ids of well-named files that cannot be read or parsed are added to ``failed``.
+    """
+    failed = set() if failed is None else failed
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError as exc:
+        problems.add(f"{kind}/", f"cannot list the folder: {exc.strerror or exc}")
+        return
+    names = {p.name for p in entries}
+    classified = list(_classify(entries, names, kind))
+    # Reading and YAML parsing are most of the load time: done on every core for big
+    # catalogs, then reported in file order as before.
+    readable = [path for path, _, message in classified if message is None]
+    results = dict(zip(readable, parallel_map(functools.partial(_read_and_parse, kind=kind, root=root), readable)))
+    for path, label, message in classified:
+        if message is not None:
+            if message:
+                problems.add(label, message)
+            continue
+        fm, found = results[path]
+        problems.extend(found)
+        if fm is None:
+            failed.add(path.stem)
+            continue
+        yield path, label, fm
+
+
+def _classify(entries: list[Path], names: set[str], kind: str) -> Iterator[tuple[Path, str, str | None]]:
+    """(path, label, why it is not read) for each entry: None for a file to read, "" for one
+    to skip silently (editor leftovers)."""
+    for path in entries:
+        label = f"{kind}/{shown_name(path.name)}"
+        if _is_leftover(path.name):
+            yield path, label, ""
+        elif path.is_dir() and not path.is_symlink():
+            yield path, label, (f"is a folder; {kind}/ holds one <id>.md file per {kind[:-1]} "
+                                "and its subfolders are not read")
+        elif path.suffix.lower() != ".md":
+            yield path, label, "not a Markdown file (expected <id>.md); move or rename it"
+        elif path.suffix != ".md" or not is_valid_slug(path.stem):
+            lower = path.stem.lower() + ".md"
+            if lower != path.name and lower in names:
+                yield path, label, (f"differs only in case from {kind}/{lower}; on macOS and Windows they "
+                                    "are one file: keep one of them")
+            elif lower != path.name and is_valid_slug(path.stem.lower()):
+                yield path, label, f"file name must be lower-case: rename it to {lower}"
+            elif path.stem.lower() in RESERVED:
+                yield path, label, (f"{path.stem!r} is a reserved device name on Windows; choose another "
+                                    "file name")
+            else:
+                yield path, label, ("file name must be an id of lower-case letters, digits and single hyphens "
+                                    "(at most 80 characters), e.g. 'my-paper.md'")
+        else:
+            yield path, label, None
+
+
+def _read_and_parse(path: Path, *, kind: str, root: Path) -> tuple[FrontMatter | None, list[Problem]]:
+    """One content file's front matter (None if unreadable or invalid) and its problems."""
+    label = f"{kind}/{shown_name(path.name)}"
+    problems = Problems()
+    text = read_content_file(path, label, problems, root=root)
+    if text is None:
+        return None, problems.items
+    try:
+        return parse(text, label), problems.items
+    except FrontMatterError as exc:
+        return None, problems.items + [exc.problem]
+
+
+def shown_name(name: str) -> str:
+    """A file name fit for an error message: control characters and undecodable bytes escaped.
+
+    (A file named with an ANSI escape sequence must not repaint the terminal.)
+    """
+    def shown(ch: str) -> str:
+        if ch.isprintable():
+            return ch
+        if 0xDC80 <= ord(ch) <= 0xDCFF:  # a byte that is not UTF-8 (surrogateescape)
+            return f"\\x{ord(ch) - 0xDC00:02x}"
+        return ch.encode("unicode_escape").decode("ascii")
+
+    return name if name.isprintable() else "".join(shown(ch) for ch in name)
+
+
+def read_content_file(path: Path, label: str, problems: Problems, *, root: Path) -> str | None:
+    """The text of one content file, or None after adding a problem that says why not.
+
+    Refused: a missing file, a symbolic link out of ``root`` (or to nothing), a folder,
+    a device, pipe or socket, a file over ``MAX_FILE_BYTES``, bytes that are not UTF-8
+    (UTF-16 is named as such), NUL characters and Unicode noncharacters.
+    """
+    link = path.is_symlink()
+    try:
+        real = path.resolve(strict=True)
+    except FileNotFoundError:
+        problems.add(label, "is a symbolic link to a file that does not exist" if link else "file not found")
+        return None
+    except (OSError, RuntimeError) as exc:  # a symlink loop, a permission problem
+        problems.add(label, f"cannot read the file: {getattr(exc, 'strerror', None) or exc}")
+        return None
+    if real != root and root not in real.parents:
+        where = "is a symbolic link to" if link else "resolves to"
+        problems.add(label, f"{where} {real}, outside the content folder; copy the file into the content "
+                            "folder instead")
+        return None
+    try:
+        info = os.stat(real)
+    except OSError as exc:
+        problems.add(label, f"cannot read the file: {exc.strerror or exc}")
+        return None
+    if stat.S_ISDIR(info.st_mode):
+        problems.add(label, "is a folder, not a file")
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        problems.add(label, "is not a regular file (a device, pipe or socket)")
+        return None
+    if info.st_size > MAX_FILE_BYTES:
+        problems.add(label, f"is too large ({_size(info.st_size)}); a content file may be at most "
+                            f"{_size(MAX_FILE_BYTES)}")
+        return None
+    try:
+        with open(real, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        problems.add(label, f"cannot read the file: {exc.strerror or exc}")
+        return None
+    if len(raw) > MAX_FILE_BYTES:
+        problems.add(label, f"is too large; a content file may be at most {_size(MAX_FILE_BYTES)}")
+        return None
+    return decode_text(raw, label, problems)
+
+
+def decode_text(raw: bytes, label: str, problems: Problems) -> str | None:
+    """UTF-8 (with or without BOM) to text; otherwise add a problem naming the line."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) >= 4 and raw.count(b"\x00") * 4 >= len(raw)):
+        problems.add(label, "is UTF-16 text, not UTF-8; save the file as UTF-8")
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        problems.add(label, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8", line=line)
+        return None
+    bad = schema.find_forbidden_in_file(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        problems.add(label, f"contains {schema.describe_char(bad.group())}; remove it (is this a text file?)",
+                     line=line)
+        return None
+    return text.removeprefix("\ufeff")
+
+
+def _size(n: int) -> str:
+    return f"{n / 1_000_000:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
+
+
+def _parse_toml(text: str, label: str, problems: Problems) -> dict[str, Any] | None:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        line = int(match.group(1)) if match else None
+        reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc)) or "invalid TOML"
+        problems.add(label, f"invalid TOML: {reason}", line=line)
+    except RecursionError:
+        problems.add(label, "invalid TOML: nested too deeply")
+    return None
+
+
+def _toml_key_line(text: str, key: str) -> int | None:
+    match = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.MULTILINE)
+    return text.count("\n", 0, match.start()) + 1 if match else None

@@ -1,0 +1,393 @@
+"""Derived data: everything the pages need that is computed from the catalog.
+
+Rendered text (HTML, MathML, plain text), author identities, the papers of each venue,
+tag and author, tag counts, co-authors, related papers (``related.py``), the sort keys and
+filter options of list pages and the bar widths of the home page's tag chart. The result
+is a ``SiteData`` of frozen views, the one flattening step between the model and the
+templates: templates only read attributes of these views, never the model's internals.
+"""
+
+from __future__ import annotations
+
+import itertools
+import unicodedata
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from markupsafe import Markup
+
+from ..content.model import Catalog, Link, Paper, Tag, Venue
+from ..parallel import parallel_map
+from .related import related_indices
+from ..content.slugs import author_key
+from ..text.markdown import excerpt, plain_text, render_abstract, render_title
+
+RECENT_COUNT = 10
+AUTHORS_SHOWN = 8  # a long author list shows this many, then "+ N more"...
+AUTHORS_HIDDEN_MIN = 3  # ...but only when at least this many would be folded away
+LIST_CONTROLS_MIN = 6  # lists this long or longer get sort and filter controls
+BAR_STEP = 5  # tag chart bars are 0, 5, ..., 100 percent of the largest tag (CSS classes)
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorRef:
+    name: str
+    slug: str
+
+    @property
+    def url(self) -> str:
+        return f"authors/{self.slug}/"
+
+
+@dataclass(frozen=True, slots=True)
+class TagRef:
+    id: str
+    name: str
+    description: str
+
+    @property
+    def url(self) -> str:
+        return f"tags/{self.id}/"
+
+
+@dataclass(frozen=True, slots=True)
+class VenueRef:
+    id: str
+    name: str
+    full_name: str
+    year: int
+
+    @property
+    def url(self) -> str:
+        return f"venues/{self.id}/"
+
+
+@dataclass(frozen=True, slots=True)
+class PaperView:
+    slug: str
+    title_html: Markup
+    title_plain: str
+    abstract_html: Markup
+    abstract_plain: str
+    description: str  # short plain-text excerpt for meta tags and lists
+    authors: tuple[AuthorRef, ...]
+    venue: VenueRef
+    tags: tuple[TagRef, ...]
+    presentation: str | None
+    links: tuple[Link, ...]
+    provisional: bool
+    source: str
+    paper: Paper
+    # A long author list folds after ``authors_head``; ``authors_tail`` is () when it does not.
+    authors_head: tuple[AuthorRef, ...] = ()
+    authors_tail: tuple[AuthorRef, ...] = ()
+    # Sort keys of list pages: the paper's position in the whole catalog by title, and by
+    # venue (newest venue first) then title. Every list is a subsequence of both orders.
+    title_rank: int = 0
+    venue_rank: int = 0
+
+    @property
+    def extra(self) -> Mapping:
+        """The paper's ``extra`` front matter, for custom templates."""
+        return self.paper.extra
+
+    @property
+    def url(self) -> str:
+        return f"papers/{self.slug}/"
+
+    @property
+    def tag_ids(self) -> str:
+        """The paper's tag ids separated by spaces (for the client-side tag filter)."""
+        return " ".join(t.id for t in self.tags)
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A thing and how many papers it has (tag breakdowns, co-authors)."""
+
+    item: TagRef | AuthorRef | VenueRef
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class VenueView:
+    ref: VenueRef
+    venue: Venue
+    description_html: Markup
+    papers: tuple[PaperView, ...]
+    tag_counts: tuple[Count, ...]
+    presentation_counts: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TagView:
+    ref: TagRef
+    papers: tuple[PaperView, ...]
+    venue_counts: tuple[Count, ...]
+    bar: int = 0  # width of the tag's bar in the home page chart: 0..100, a multiple of BAR_STEP
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorView:
+    ref: AuthorRef
+    papers: tuple[PaperView, ...]
+    coauthors: tuple[Count, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SiteData:
+    catalog: Catalog
+    papers: tuple[PaperView, ...]  # by title
+    venues: tuple[VenueView, ...]  # newest first
+    tags: tuple[TagView, ...]  # taxonomy order
+    tags_by_count: tuple[TagView, ...]  # most papers first
+    authors: tuple[AuthorView, ...]  # by family name
+    recent: tuple[PaperView, ...]
+    provisional_count: int
+    related: Mapping[str, tuple[PaperView, ...]] = field(default_factory=dict)  # slug -> most similar
+
+
+@dataclass(frozen=True, slots=True)
+class PaperList:
+    """The papers of a list page and what its sort and filter controls offer."""
+
+    papers: tuple[PaperView, ...]  # by title
+    tags: tuple[Count, ...]  # tags of these papers, most papers first (the tag filter's options)
+    venue_count: int  # distinct venues (sorting by venue is offered when there are two or more)
+
+    @property
+    def sortable_by_venue(self) -> bool:
+        return self.venue_count > 1 and len(self.papers) >= LIST_CONTROLS_MIN
+
+    @property
+    def filterable(self) -> bool:
+        return bool(self.tags) and len(self.papers) >= LIST_CONTROLS_MIN
+
+
+def paper_list(papers: Iterable[PaperView], own_tag: str | None = None) -> PaperList:
+    """A list page's papers with its filter options; ``own_tag`` (a tag page's) is not offered."""
+    papers = tuple(papers)
+    return PaperList(
+        papers=papers,
+        tags=_counts(t for p in papers for t in p.tags if t.id != own_tag),
+        venue_count=len({p.venue.id for p in papers}),
+    )
+
+
+def derive(catalog: Catalog) -> SiteData:
+    venue_refs = {v.id: VenueRef(v.id, v.name, v.full_name, v.year) for v in catalog.venues.values()}
+    tag_refs = {t.id: _tag_ref(t) for t in catalog.tags.values()}
+    keys = _author_keys(catalog.papers)
+    author_refs = _author_refs(catalog.papers, keys)
+
+    views = _paper_views(catalog, venue_refs, tag_refs, author_refs, keys)
+
+    by_venue: dict[str, list[PaperView]] = defaultdict(list)
+    by_tag: dict[str, list[PaperView]] = defaultdict(list)
+    by_author: dict[str, list[PaperView]] = defaultdict(list)
+    for view in views:
+        by_venue[view.venue.id].append(view)
+        for tag in view.tags:
+            by_tag[tag.id].append(view)
+        for author in view.authors:
+            by_author[author.slug].append(view)
+
+    venues = tuple(
+        VenueView(
+            ref=venue_refs[v.id],
+            venue=v,
+            description_html=Markup(render_abstract(v.description)) if v.description else Markup(""),
+            papers=tuple(by_venue[v.id]),
+            tag_counts=_ref_counts(tag for p in by_venue[v.id] for tag in p.tags),
+            presentation_counts=tuple(
+                sorted(Counter(p.presentation for p in by_venue[v.id] if p.presentation).items())
+            ),
+        )
+        for v in catalog.venues.values()
+    )
+    largest = max((len(by_tag[t]) for t in catalog.tags), default=0)
+    tags = tuple(
+        TagView(ref=tag_refs[t.id], papers=tuple(by_tag[t.id]), venue_counts=_ref_counts(p.venue for p in by_tag[t.id]),
+                bar=_bar(len(by_tag[t.id]), largest))
+        for t in catalog.tags.values()
+    )
+    chain = itertools.chain.from_iterable
+    authors = tuple(
+        sorted(
+            (
+                AuthorView(
+                    ref=ref,
+                    papers=tuple(by_author[ref.slug]),
+                    # Every author in a view is the one ref of its slug: leaving out ``ref``
+                    # itself leaves out exactly the entries with its slug.
+                    coauthors=_ref_counts(chain(p.authors for p in by_author[ref.slug]), exclude=ref),
+                )
+                for ref in author_refs.values()
+            ),
+            key=lambda a: (_family_key(a.ref.name), a.ref.slug),
+        )
+    )
+    return SiteData(
+        catalog=catalog,
+        papers=views,
+        venues=venues,
+        tags=tags,
+        tags_by_count=tuple(sorted(tags, key=lambda t: (-len(t.papers), t.ref.name.casefold()))),
+        authors=authors,
+        recent=_recent(views, catalog),
+        provisional_count=sum(1 for v in views if v.provisional),
+        related=_related(views),
+    )
+
+
+def _tag_ref(tag: Tag) -> TagRef:
+    return TagRef(tag.id, tag.name, tag.description)
+
+
+def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping[str, TagRef],
+                 authors: Mapping[str, AuthorRef], keys: Mapping[str, str]) -> tuple[PaperView, ...]:
+    """The papers' views, by title (then slug), with their title and venue sort keys.
+
+    The text of every paper is rendered first, so that the sort keys are known when each
+    view is made (views are frozen: filling in the ranks afterwards would copy them all).
+    """
+    papers = catalog.papers
+    texts = parallel_map(_paper_text, papers)  # the Markdown and math of 10,000 papers: on every core
+    by_title = sorted(range(len(papers)), key=lambda i: (texts[i][1].casefold(), papers[i].slug))
+    position = {venue_id: rank for rank, venue_id in enumerate(catalog.venues)}
+    last = len(position)
+    by_venue = sorted(range(len(by_title)),
+                      key=lambda rank: (position.get(venues[papers[by_title[rank]].venue].id, last), rank))
+    venue_rank = [0] * len(by_venue)
+    for rank, title_rank in enumerate(by_venue):
+        venue_rank[title_rank] = rank
+    return tuple(
+        _paper_view(papers[i], texts[i], venues, tags, authors, keys, title_rank, venue_rank[title_rank])
+        for title_rank, i in enumerate(by_title)
+    )
+
+
+def _paper_text(paper: Paper) -> tuple[str, str, str, str]:
+    """(title HTML, title plain text, abstract HTML, abstract plain text)."""
+    return (render_title(paper.title), plain_text(paper.title),
+            render_abstract(paper.abstract), plain_text(paper.abstract))
+
+
+def _paper_view(paper: Paper, text: tuple[str, str, str, str], venues: Mapping[str, VenueRef],
+                tags: Mapping[str, TagRef], authors: Mapping[str, AuthorRef], keys: Mapping[str, str],
+                title_rank: int, venue_rank: int) -> PaperView:
+    title_html, title_plain, abstract_html, abstract_plain = text
+    refs = tuple(authors[keys[name]] for name in paper.authors)
+    head, tail = fold_authors(refs)
+    return PaperView(
+        slug=paper.slug,
+        title_html=Markup(title_html),
+        title_plain=title_plain,
+        abstract_html=Markup(abstract_html),
+        abstract_plain=abstract_plain,
+        description=excerpt(abstract_plain, 200),
+        authors=refs,
+        venue=venues[paper.venue],
+        tags=tuple(tags[t] for t in paper.tags if t in tags),
+        presentation=paper.presentation,
+        links=paper.links,
+        provisional=paper.provisional,
+        source=paper.source,
+        paper=paper,
+        authors_head=head,
+        authors_tail=tail,
+        title_rank=title_rank,
+        venue_rank=venue_rank,
+    )
+
+
+def fold_authors(authors: tuple[AuthorRef, ...]) -> tuple[tuple[AuthorRef, ...], tuple[AuthorRef, ...]]:
+    """(shown, folded) parts of an author list: long lists fold after ``AUTHORS_SHOWN``."""
+    if len(authors) - AUTHORS_SHOWN < AUTHORS_HIDDEN_MIN:
+        return authors, ()
+    return authors[:AUTHORS_SHOWN], authors[AUTHORS_SHOWN:]
+
+
+def _related(views: tuple[PaperView, ...]) -> dict[str, tuple[PaperView, ...]]:
+    indices = related_indices([(v.title_plain, v.abstract_plain) for v in views])
+    return {view.slug: tuple(views[j] for j in found) for view, found in zip(views, indices)}
+
+
+def _bar(count: int, largest: int) -> int:
+    """``count`` as a percentage of ``largest``, rounded up to a multiple of BAR_STEP (0 only for 0)."""
+    if count <= 0 or largest <= 0:
+        return 0
+    return min(100, -(-count * 100 // (largest * BAR_STEP)) * BAR_STEP)
+
+
+def _author_keys(papers: tuple[Paper, ...]) -> dict[str, str]:
+    """name -> ``author_key(name)`` for every name in the papers (each name slugged once)."""
+    keys: dict[str, str] = {}
+    for paper in papers:
+        for name in paper.authors:
+            if name not in keys:
+                keys[name] = author_key(name)
+    return keys
+
+
+def _author_refs(papers: tuple[Paper, ...], keys: Mapping[str, str]) -> dict[str, AuthorRef]:
+    """One ref per author key, shown with the most frequent spelling (ties: first met)."""
+    spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    for paper in papers:
+        for name in paper.authors:
+            spellings[keys[name]][name] += 1
+    return {key: AuthorRef(names.most_common(1)[0][0], key) for key, names in spellings.items()}
+
+
+def _family_key(name: str) -> tuple[str, str]:
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().casefold()
+    parts = folded.split()
+    return (parts[-1] if parts else "", folded)
+
+
+def _counts(items: Iterable) -> tuple[Count, ...]:
+    """How often each item occurs: most first, then by name (ties: first met).
+
+    The same as sorting ``Counter(items)``, but tallied by identity first: refs are frozen
+    dataclasses, whose generated ``__hash__`` is Python code, and lists repeat the same ref
+    objects, so each distinct object is hashed once instead of once per occurrence. Equal
+    but distinct objects are then merged into the first one met, as ``Counter`` does.
+    """
+    items = list(items)
+    tally = Counter(map(id, items))
+    first = dict(zip(map(id, items), items))  # the list keeps every object (and so its id) alive
+    counter: dict = {}
+    for key, n in tally.items():
+        item = first[key]
+        counter[item] = counter.get(item, 0) + n
+    return tuple(Count(item, n) for item, n in sorted(counter.items(), key=_count_order))
+
+
+def _ref_counts(refs: Iterable[TagRef | AuthorRef | VenueRef], exclude: object = None) -> tuple[Count, ...]:
+    """``_counts`` of refs made by ``derive`` (``exclude``, if given, left out).
+
+    ``derive`` makes one ref object per tag, venue and author, and refs of different ones
+    are never equal, so refs can be counted by identity: the same result as ``_counts``
+    without calling the dataclasses' generated ``__hash__`` (Python code) per occurrence.
+    """
+    refs = list(refs)
+    tally = Counter(map(id, refs))
+    if exclude is not None:
+        tally.pop(id(exclude), None)
+    ref_of = dict(zip(map(id, refs), refs))  # the list keeps every ref (and so its id) alive
+    counted = [(ref_of[key], n) for key, n in tally.items()]
+    return tuple(Count(ref, n) for ref, n in sorted(counted, key=_count_order))
+
+
+def _count_order(entry: tuple) -> tuple[int, str]:
+    item, n = entry
+    return (-n, item.name.casefold())
+
+
+def _recent(views: tuple[PaperView, ...], catalog: Catalog) -> tuple[PaperView, ...]:
+    """Most recently added papers: by ``added`` date, then by the venue's year."""
+    def key(v: PaperView):
+        added = v.paper.added.toordinal() if v.paper.added else 0
+        return (-added, -v.venue.year, v.title_plain.casefold())
+    return tuple(sorted(views, key=key)[:RECENT_COUNT])

@@ -1,0 +1,500 @@
+"""Site-wide exports: bulk BibTeX, per-paper .bib/.ris, Atom feeds, sitemap, robots.txt, papers.json.
+
+``iter_exports(site, citations)`` yields every file as ``(path, text)`` (paths relative to
+the site root), which the build writes as they come; ``build_exports`` collects them into a
+dict. Nothing here writes files.
+
+=================================  ===================================================
+``papers.bib``                     every paper (full entries: abstract, keywords, links)
+``venues/<id>/<id>.bib``           the papers of a venue
+``tags/<id>/<id>.bib``             the papers of a tag
+``papers/<slug>/<slug>.bib``       one paper; ``<slug>.ris`` the same as RIS
+``papers.json``                    the catalog as data (see ``papers_json``)
+``robots.txt``                     allows everything; names the sitemap when there is one
+``feed.xml``                       Atom feed of the whole catalog        (absolute base only)
+``venues/<id>/feed.xml``           Atom feed of a venue                   (absolute base only)
+``tags/<id>/feed.xml``             Atom feed of a tag                     (absolute base only)
+``sitemap.xml``                    every page, absolute URLs              (absolute base only)
+=================================  ===================================================
+
+Sitemaps and feeds are read by programs that fetch them on their own, so every URL in
+them must be absolute: they are written only when ``base_url`` is an absolute URL
+(``https://host/path/``); with a path such as ``/`` the build says so (``notes``).
+
+Builds are deterministic: a feed's ``updated`` is the date of its newest paper (its
+``added`` date, else 1 January of its venue's year), never the time of the build.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import json.encoder
+import re
+import xml.etree.ElementTree as ET
+from xml.sax.saxutils import escape as xml_escape  # & < > as ElementTree escapes text
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Mapping, Sequence
+
+from .. import __version__
+from .citations import CitationIndex, SiteUrls, paper_date, text_as_shown
+from ..derive.views import PaperView, SiteData, TagView, VenueView
+from .pages import Page, plan_pages
+
+ATOM_NS = "http://www.w3.org/2005/Atom"
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+FEED_LIMIT = 500  # entries per feed: the newest papers
+SITEMAP_LIMIT = 50_000  # URLs per sitemap file (the protocol's limit)
+
+CATALOG_BIB = "papers.bib"
+CATALOG_FEED = "feed.xml"
+PAPERS_JSON = "papers.json"
+SITEMAP = "sitemap.xml"
+ROBOTS = "robots.txt"
+JSON_FORMAT = "papershelf-catalog"
+JSON_VERSION = 1
+
+
+def venue_bib_path(venue_id: str) -> str:
+    return f"venues/{venue_id}/{venue_id}.bib"
+
+
+def tag_bib_path(tag_id: str) -> str:
+    return f"tags/{tag_id}/{tag_id}.bib"
+
+
+def venue_feed_path(venue_id: str) -> str:
+    return f"venues/{venue_id}/feed.xml"
+
+
+def tag_feed_path(tag_id: str) -> str:
+    return f"tags/{tag_id}/feed.xml"
+
+
+@dataclass(frozen=True)
+class ExportLink:
+    """A link to an export file, for templates (``{{ base }}{{ link.url }}``)."""
+
+    label: str  # link text
+    url: str  # relative to the site root
+    type: str  # MIME type
+    download: bool  # offer to save rather than to open
+
+
+# ---------------------------------------------------------------------------------------
+# Everything
+# ---------------------------------------------------------------------------------------
+
+
+def build_exports(site: SiteData, citations: CitationIndex) -> dict[str, str]:
+    """Every export file of the site, ``{path relative to the site root: text}``."""
+    return dict(iter_exports(site, citations))
+
+
+def iter_exports(site: SiteData, citations: CitationIndex) -> Iterator[tuple[str, str]]:
+    """Every export file of the site as (path relative to the site root, text), one at a time:
+    the build writes each as it comes, so the ~200 MB of a 10,000-paper catalog's exports are
+    never all in memory at once."""
+    entries: dict[str, str] = {}  # each paper's full BibTeX, made once (citations do not keep it)
+    for view in site.papers:
+        citation = citations.for_paper(view)
+        entries[view.slug] = citation.bibtex_full
+        yield citation.bib_path, entries[view.slug]
+        yield citation.ris_path, citation.ris_full
+    yield CATALOG_BIB, bulk_bibtex(site.papers, citations, entries)
+    for venue in site.venues:
+        yield venue_bib_path(venue.ref.id), bulk_bibtex(venue.papers, citations, entries)
+    for tag in site.tags:
+        yield tag_bib_path(tag.ref.id), bulk_bibtex(tag.papers, citations, entries)
+    del entries
+    yield PAPERS_JSON, papers_json(site, citations)
+    if citations.absolute:
+        yield from feeds(site, citations).items()
+        yield from sitemaps(site, citations.urls).items()
+    yield ROBOTS, robots_txt(citations.urls)
+
+
+def notes(citations: CitationIndex) -> list[str]:
+    """What a person building the site should know about the exports."""
+    if citations.absolute:
+        return []
+    base = citations.config.base_url
+    return [
+        f"sitemap.xml and the Atom feeds were not written: they need absolute URLs and base_url "
+        f"{base!r} is a path. Set base_url = \"https://your.host{base}\" in site.toml or pass "
+        f"--base-url https://your.host{base} to write them (and absolute canonical links)."
+    ]
+
+
+# ---------------------------------------------------------------------------------------
+# BibTeX
+# ---------------------------------------------------------------------------------------
+
+
+def bulk_bibtex(views: Iterable[PaperView], citations: CitationIndex,
+                entries: Mapping[str, str] | None = None) -> str:
+    """The full entries of ``views``, ordered by key; an empty string for no papers.
+    ``entries``: full entries already made, by slug."""
+    pairs = sorted(((citations.for_paper(v).key, v) for v in views), key=lambda kv: kv[0])
+    return "\n".join(entries[v.slug] if entries is not None else citations.for_paper(v).bibtex_full
+                     for _, v in pairs)
+
+
+# ---------------------------------------------------------------------------------------
+# papers.json
+# ---------------------------------------------------------------------------------------
+
+
+def papers_json(site: SiteData, citations: CitationIndex) -> str:
+    """The catalog as data; every field is described in docs/metadata.md."""
+    urls = citations.urls
+    config = site.catalog.site
+    data = {
+        "format": JSON_FORMAT,
+        "version": JSON_VERSION,
+        "generator": f"Papershelf {__version__}",
+        "site": {
+            "title": config.title,
+            "description": config.description,
+            "base_url": config.base_url,
+            "language": config.language,
+            "owner": config.owner,
+            "url": urls.best(""),
+        },
+        "venues": [
+            {
+                "id": v.ref.id,
+                "name": v.venue.name,
+                "full_name": v.venue.full_name,
+                "year": v.venue.year,
+                "url": v.venue.url,
+                "location": v.venue.location,
+                "dates": v.venue.dates,
+                "description": v.venue.description,
+                "page": urls.best(v.ref.url),
+                "bibtex": urls.best(venue_bib_path(v.ref.id)),
+                "papers": len(v.papers),
+            }
+            for v in site.venues
+        ],
+        "tags": [
+            {
+                "id": t.ref.id,
+                "name": t.ref.name,
+                "description": t.ref.description,
+                "page": urls.best(t.ref.url),
+                "bibtex": urls.best(tag_bib_path(t.ref.id)),
+                "papers": len(t.papers),
+            }
+            for t in site.tags
+        ],
+        "papers": [_paper_record(v, citations) for v in sorted(site.papers, key=lambda v: v.slug)],
+    }
+    return _indented_json(data) + "\n"
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False)
+_json_string = json.encoder.encode_basestring  # what _JSON.encode does with a str
+
+
+def _indented_json(value: object, level: int = 0) -> str:
+    """``json.dumps(value, ensure_ascii=False, indent=2)`` for dicts with string keys, lists
+    and scalars. The standard library writes indented JSON in pure Python (its C encoder
+    does compact JSON only); here each scalar goes through the C encoder and the nesting
+    is joined in a few string operations, which is several times faster."""
+    if type(value) is str:
+        return _json_string(value)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        inner = "\n" + "  " * (level + 1)
+        items = []
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"JSON object keys must be strings here, not {key!r}")
+            text = _json_string(item) if type(item) is str else _indented_json(item, level + 1)
+            items.append(f"{_json_string(key)}: {text}")
+        return "{" + inner + ("," + inner).join(items) + "\n" + "  " * level + "}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        inner = "\n" + "  " * (level + 1)
+        items = [_json_string(item) if type(item) is str else _indented_json(item, level + 1) for item in value]
+        return "[" + inner + ("," + inner).join(items) + "\n" + "  " * level + "]"
+    return _JSON.encode(value)  # numbers, booleans, null, and str subclasses
+
+
+def _paper_record(view: PaperView, citations: CitationIndex) -> dict[str, object]:
+    paper = view.paper
+    urls = citations.urls
+    citation = citations.for_paper(view)
+    return {
+        "slug": paper.slug,
+        "title": paper.title,
+        "authors": list(paper.authors),
+        "venue": paper.venue,
+        "tags": list(paper.tags),
+        "presentation": paper.presentation,
+        "links": {link.kind: link.url for link in paper.links},
+        "provisional": paper.provisional,
+        "added": paper.added.isoformat() if paper.added else None,
+        "abstract": paper.abstract,
+        "source": paper.source,
+        "title_text": text_as_shown(paper.title),
+        "abstract_text": view.abstract_plain,
+        "year": view.venue.year,
+        "page": citation.page_url,
+        "bibtex_key": citation.key,
+        "bibtex": urls.best(citation.bib_path),
+        "ris": urls.best(citation.ris_path),
+    }
+
+
+# ---------------------------------------------------------------------------------------
+# XML helpers
+# ---------------------------------------------------------------------------------------
+
+_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` without the characters XML 1.0 cannot hold (control characters and the like)."""
+    return text if text.isprintable() else _NOT_XML.sub("", text)
+
+
+def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
+    element = ET.SubElement(parent, tag, {k: xml_text(v) for k, v in attrs.items()})
+    if text is not None:
+        element.text = xml_text(text)
+    return element
+
+
+def _serialize(root: ET.Element, children: Sequence[str] = ()) -> str:
+    """The XML document of ``root``, indented by two spaces.
+
+    ``children``: more children of ``root`` after its own, already serialized (as
+    ``_serialize_child`` does): a paper's feed entry is written once for all the feeds it
+    is in, and the sitemap's thousands of ``<url>`` elements are written as plain text.
+    """
+    if not children:
+        ET.indent(root, space="  ")
+        return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+    # A placeholder child takes their place: "<_ />" appears nowhere else (text and
+    # attribute values are escaped), and indenting gives it the tail the last one needs.
+    marker = ET.SubElement(root, "_")
+    try:
+        ET.indent(root, space="  ")
+        text = ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+    finally:
+        root.remove(marker)
+    return text.replace("<_ />", "\n  ".join(children), 1)
+
+
+def _serialize_child(element: ET.Element) -> str:
+    """``element`` as ``_serialize`` writes it as a child of the root (without its tail)."""
+    ET.indent(element, space="  ", level=1)
+    element.tail = None
+    return ET.tostring(element, encoding="unicode")
+
+
+def _timestamp(day: datetime.date) -> str:
+    return f"{day.isoformat()}T00:00:00Z"
+
+
+# ---------------------------------------------------------------------------------------
+# Atom feeds
+# ---------------------------------------------------------------------------------------
+
+
+def feeds(site: SiteData, citations: CitationIndex) -> dict[str, str]:
+    """The Atom feeds of the catalog, of each venue and of each tag (absolute base only)."""
+    config = site.catalog.site
+    entries: dict[str, str] = {}  # one <entry> per paper, shared by the feeds it is in
+    out = {CATALOG_FEED: atom_feed(site, citations, title=config.title, subtitle=config.description,
+                                   feed_path=CATALOG_FEED, page_path="", views=site.papers, entries=entries)}
+    for venue in site.venues:
+        out[venue_feed_path(venue.ref.id)] = atom_feed(
+            site, citations, title=f"{venue.ref.name} · {config.title}", subtitle=venue.venue.full_name,
+            feed_path=venue_feed_path(venue.ref.id), page_path=venue.ref.url, views=venue.papers, entries=entries)
+    for tag in site.tags:
+        out[tag_feed_path(tag.ref.id)] = atom_feed(
+            site, citations, title=f"{tag.ref.name} · {config.title}", subtitle=tag.ref.description,
+            feed_path=tag_feed_path(tag.ref.id), page_path=tag.ref.url, views=tag.papers, entries=entries)
+    return out
+
+
+def feed_order(views: Iterable[PaperView]) -> list[PaperView]:
+    """Newest first (``paper_date``), then by title; at most ``FEED_LIMIT``."""
+    ordered = sorted(views, key=lambda v: (-paper_date(v).toordinal(), v.title_plain.casefold(), v.slug))
+    return ordered[:FEED_LIMIT]
+
+
+def atom_feed(site: SiteData, citations: CitationIndex, *, title: str, subtitle: str, feed_path: str,
+              page_path: str, views: Sequence[PaperView], entries: dict[str, str] | None = None) -> str:
+    """One Atom feed; ``entries`` caches the serialized ``<entry>`` of each paper between feeds."""
+    entries = {} if entries is None else entries
+    urls = citations.urls
+    assert urls.absolute_base is not None, "feeds need an absolute base URL"
+    config = site.catalog.site
+    ordered = feed_order(views)
+    newest = max((paper_date(v) for v in ordered), default=None)
+    if newest is None:  # an empty feed: the catalog's newest date, so it still does not move
+        newest = max((paper_date(v) for v in site.papers), default=datetime.date(1970, 1, 1))
+
+    feed = ET.Element("feed", {"xmlns": ATOM_NS, XML_LANG: config.language})
+    _sub(feed, "id", urls.absolute(page_path))
+    _sub(feed, "title", title, type="text")
+    if subtitle:
+        _sub(feed, "subtitle", subtitle, type="text")
+    _sub(feed, "updated", _timestamp(newest))
+    _sub(feed, "link", rel="self", type="application/atom+xml", href=urls.absolute(feed_path) or "")
+    _sub(feed, "link", rel="alternate", type="text/html", href=urls.absolute(page_path) or "")
+    author = _sub(feed, "author")  # for entries without authors (Atom requires one)
+    _sub(author, "name", config.owner or config.title)
+    _sub(feed, "generator", "Papershelf", version=__version__)
+    texts = []
+    for view in ordered:
+        text = entries.get(view.slug)
+        if text is None:
+            text = entries[view.slug] = _serialize_child(_entry(view, citations))
+        texts.append(text)
+    return _serialize(feed, texts)
+
+
+def _entry(view: PaperView, citations: CitationIndex) -> ET.Element:
+    urls = citations.urls
+    page = urls.absolute(view.url) or ""
+    entry = ET.Element("entry")
+    _sub(entry, "id", page)
+    _sub(entry, "title", text_as_shown(view.paper.title), type="text")
+    _sub(entry, "link", rel="alternate", type="text/html", href=page)
+    day = _timestamp(paper_date(view))
+    _sub(entry, "published", day)
+    _sub(entry, "updated", day)
+    for name, ref in zip(view.paper.authors, view.authors):
+        author = _sub(entry, "author")
+        _sub(author, "name", name)
+        _sub(author, "uri", urls.absolute(ref.url) or "")
+    for tag in view.tags:
+        _sub(entry, "category", term=tag.id, label=tag.name, scheme=urls.absolute("tags/") or "")
+    for link in view.links:
+        _sub(entry, "link", rel="related", href=link.url, title=link.label,
+             **({"type": "application/pdf"} if link.kind == "pdf" else {}))
+    if view.description:
+        _sub(entry, "summary", view.description, type="text")
+    if view.abstract_html:
+        _sub(entry, "content", str(view.abstract_html), type="html")
+    return entry
+
+
+# ---------------------------------------------------------------------------------------
+# Sitemap and robots.txt
+# ---------------------------------------------------------------------------------------
+
+
+def sitemap_pages(site: SiteData) -> list[tuple[str, datetime.date | None]]:
+    """(URL relative to the root, lastmod) of every page at a folder URL (not the 404 page)."""
+    pages: list[tuple[str, datetime.date | None]] = []
+    for page in plan_pages(site):
+        if page.url and not page.url.endswith("/"):
+            continue
+        paper = next((v for v in page.context.values() if isinstance(v, PaperView)), None)
+        pages.append((page.url, paper.paper.added if paper is not None else None))
+    return pages
+
+
+def sitemaps(site: SiteData, urls: SiteUrls) -> dict[str, str]:
+    """``sitemap.xml``; past ``SITEMAP_LIMIT`` URLs, an index of ``sitemap-<n>.xml`` files."""
+    pages = sitemap_pages(site)
+    chunks = [pages[i : i + SITEMAP_LIMIT] for i in range(0, len(pages), SITEMAP_LIMIT)] or [[]]
+    if len(chunks) == 1:
+        return {SITEMAP: _urlset(chunks[0], urls)}
+    out: dict[str, str] = {}
+    index = ET.Element("sitemapindex", {"xmlns": SITEMAP_NS})
+    for n, chunk in enumerate(chunks, 1):
+        name = f"sitemap-{n}.xml"
+        out[name] = _urlset(chunk, urls)
+        _sub(_sub(index, "sitemap"), "loc", urls.absolute(name))
+    out[SITEMAP] = _serialize(index)
+    return out
+
+
+def _urlset(pages: Sequence[tuple[str, datetime.date | None]], urls: SiteUrls) -> str:
+    """A sitemap; its ``<url>`` elements written directly, as ``ElementTree`` would write them."""
+    assert urls.absolute_base is not None, "sitemaps need an absolute base URL"
+    root = ET.Element("urlset", {"xmlns": SITEMAP_NS})
+    children = []
+    for rel, lastmod in pages:
+        loc = f"<url>\n    <loc>{xml_escape(xml_text(urls.absolute_base + rel))}</loc>"
+        if lastmod is not None:
+            loc += f"\n    <lastmod>{lastmod.isoformat()}</lastmod>"
+        children.append(loc + "\n  </url>")
+    return _serialize(root, children)
+
+
+def robots_txt(urls: SiteUrls) -> str:
+    lines = ["# Written by Papershelf.", "User-agent: *", "Disallow:"]
+    if urls.absolute_base:
+        lines.append(f"Sitemap: {urls.absolute(SITEMAP)}")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------
+# Links for the templates
+# ---------------------------------------------------------------------------------------
+
+
+def _collection(page: Page) -> VenueView | TagView | None:
+    return next((v for v in page.context.values() if isinstance(v, (VenueView, TagView))), None)
+
+
+def _is_catalog_page(page: Page) -> bool:
+    """The home page and the list of all papers (each of its pages)."""
+    return page.url in ("", "papers/") or page.url.startswith("papers/page/")
+
+
+def page_feeds(page: Page, citations: CitationIndex) -> tuple[ExportLink, ...]:
+    """Feeds for ``<link rel="alternate">``: the catalog's, and the page's venue or tag feed."""
+    if not citations.absolute:
+        return ()
+    title = citations.config.title
+    links = [ExportLink(f"{title}: all papers", CATALOG_FEED, "application/atom+xml", False)]
+    collection = _collection(page)
+    if isinstance(collection, VenueView):
+        links.append(ExportLink(f"{title}: {collection.ref.name}", venue_feed_path(collection.ref.id),
+                                "application/atom+xml", False))
+    elif isinstance(collection, TagView):
+        links.append(ExportLink(f"{title}: {collection.ref.name}", tag_feed_path(collection.ref.id),
+                                "application/atom+xml", False))
+    return tuple(links)
+
+
+def page_downloads(page: Page, citations: CitationIndex) -> tuple[ExportLink, ...]:
+    """Download links of a venue, tag or all-papers page: BibTeX, Atom feed, JSON."""
+    collection = _collection(page)
+    links: list[ExportLink] = []
+    if isinstance(collection, VenueView):
+        n, name, ident = len(collection.papers), collection.ref.name, collection.ref.id
+        links.append(ExportLink(f"BibTeX for {name} ({_entries(n)})", venue_bib_path(ident), "application/x-bibtex",
+                                True))
+        if citations.absolute:
+            links.append(ExportLink(f"Atom feed for {name}", venue_feed_path(ident), "application/atom+xml", False))
+    elif isinstance(collection, TagView):
+        n, name, ident = len(collection.papers), collection.ref.name, collection.ref.id
+        links.append(ExportLink(f"BibTeX for {name} ({_entries(n)})", tag_bib_path(ident), "application/x-bibtex",
+                                True))
+        if citations.absolute:
+            links.append(ExportLink(f"Atom feed for {name}", tag_feed_path(ident), "application/atom+xml", False))
+    elif _is_catalog_page(page):
+        n = len(citations.site.papers)
+        links.append(ExportLink(f"BibTeX for all papers ({_entries(n)})", CATALOG_BIB, "application/x-bibtex", True))
+        if citations.absolute:
+            links.append(ExportLink("Atom feed of all papers", CATALOG_FEED, "application/atom+xml", False))
+        links.append(ExportLink("The catalog as JSON", PAPERS_JSON, "application/json", False))
+    return tuple(links)
+
+
+def _entries(n: int) -> str:
+    return f"{n} entr{'y' if n == 1 else 'ies'}"

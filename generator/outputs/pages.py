@@ -1,0 +1,162 @@
+"""The page plan: which pages the site has, at which URL, with which template and data.
+
+URLs are stable: ``/papers/<slug>/``, ``/venues/<id>/``, ``/tags/<id>/``,
+``/authors/<slug>/``, the index pages and ``/reading-list/``; each is written as
+``<url>index.html``.
+
+Paper lists (a venue's, a tag's, an author's, all papers) are split into pages of
+``PAGE_SIZE`` papers, by title: the first page at the list's URL, the others at
+``<url>page/<n>/``. Every paper is reachable without JavaScript, and no page grows with
+the catalog; ``static/js/list.js`` adds sorting and tag filtering over the whole list
+(it fetches the other pages of a long list when asked to).
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from ..derive.views import PaperList, SiteData, paper_list
+
+PAGE_SIZE = 100  # papers per list page
+AUTHORS_PAGE_SIZE = 1000  # names per page of the author index
+READING_LIST_SHARD = 100  # papers per reading-list data file (the page fetches only the files it needs)
+WINDOW = 2  # page links shown on each side of the current page
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    url: str  # relative to the site root, "" for the home page, ending in "/" or ".html"
+    template: str
+    title: str  # plain text for <title>
+    context: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def output_path(self) -> str:
+        return self.url + "index.html" if self.url == "" or self.url.endswith("/") else self.url
+
+    @property
+    def section(self) -> str:
+        """The URL's first segment ("papers", "tags", ...; "" for the home page): the nav's current item."""
+        return self.url.split("/", 1)[0] if "/" in self.url else ""
+
+
+@dataclass(frozen=True, slots=True)
+class PageLink:
+    number: int
+    url: str  # relative to the site root
+    current: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Pagination:
+    """Where a page sits in a paginated list; ``links`` holds None where page numbers are skipped."""
+
+    number: int  # 1-based
+    count: int  # pages in the list
+    total: int  # papers in the list
+    first: int  # 1-based position of the page's first paper
+    last: int  # ... and of its last
+    base_url: str  # the list's first page; page n > 1 is at base_url + "page/<n>/"
+    prev_url: str | None
+    next_url: str | None
+    links: tuple[PageLink | None, ...]
+
+
+def page_url(base_url: str, number: int) -> str:
+    return base_url if number == 1 else f"{base_url}page/{number}/"
+
+
+def paginate(base_url: str, total: int, size: int = PAGE_SIZE) -> list[Pagination]:
+    """The pagination of a list of ``total`` papers whose first page is at ``base_url``."""
+    count = max(1, -(-total // size))
+    pages = []
+    for number in range(1, count + 1):
+        shown = sorted({1, count, *range(max(1, number - WINDOW), min(count, number + WINDOW) + 1)})
+        links: list[PageLink | None] = []
+        for i, n in enumerate(shown):
+            if i and n - shown[i - 1] > 1:
+                links.append(None)
+            links.append(PageLink(n, page_url(base_url, n), n == number))
+        pages.append(Pagination(
+            number=number, count=count, total=total,
+            first=min(total, (number - 1) * size + 1), last=min(total, number * size),
+            base_url=base_url,
+            prev_url=page_url(base_url, number - 1) if number > 1 else None,
+            next_url=page_url(base_url, number + 1) if number < count else None,
+            links=tuple(links),
+        ))
+    return pages
+
+
+def list_pages(url: str, template: str, title: str, listing: PaperList,
+               context: dict[str, Any] | None = None, size: int = PAGE_SIZE) -> Iterator[Page]:
+    """The pages of one paper list: ``papers`` (this page's), ``listing`` (the whole list)
+    and ``pagination`` (None when the list fits on one page) join ``context``."""
+    pagination = paginate(url, len(listing.papers), size)
+    for p in pagination:
+        chunk = listing.papers[(p.number - 1) * size:p.number * size]
+        page_title = title if p.number == 1 else f"{title} (page {p.number} of {p.count})"
+        yield Page(page_url(url, p.number), template, page_title, {
+            **(context or {}),
+            "listing": listing,
+            "papers": chunk,
+            "pagination": p if p.count > 1 else None,
+        })
+
+
+def plan_pages(site: SiteData) -> Iterator[Page]:
+    yield Page("", "index.html", site.catalog.site.title, {"home": True})
+    for paper in site.papers:
+        yield Page(paper.url, "paper.html", paper.title_plain,
+                   {"paper": paper, "related": site.related.get(paper.slug, ())})
+    yield Page("venues/", "venues.html", "Venues")
+    for venue in site.venues:
+        yield from list_pages(venue.ref.url, "venue.html", venue.ref.name, paper_list(venue.papers),
+                              {"venue": venue})
+    yield Page("tags/", "tags.html", "Tags")
+    for tag in site.tags:
+        yield from list_pages(tag.ref.url, "tag.html", tag.ref.name, paper_list(tag.papers, own_tag=tag.ref.id),
+                              {"tag": tag})
+    for p in paginate("authors/", len(site.authors), AUTHORS_PAGE_SIZE):
+        yield Page(page_url("authors/", p.number), "authors.html",
+                   "Authors" if p.number == 1 else f"Authors (page {p.number} of {p.count})",
+                   {"authors": site.authors[p.first - 1:p.last], "pagination": p if p.count > 1 else None})
+    for author in site.authors:
+        yield from list_pages(author.ref.url, "author.html", author.ref.name, paper_list(author.papers),
+                              {"author": author})
+    yield from list_pages("papers/", "papers.html", "All papers", paper_list(site.papers))
+    shards = reading_list_shards(site)
+    yield Page("reading-list/", "reading_list.html", "Reading list", {"shard_count": len(shards)})
+    for number, records in enumerate(shards):
+        yield Page(f"reading-list/data/{number}.json", "reading_list_data.json", "", {"records": records})
+    yield Page("search/", "search.html", "Search")
+    yield Page("404.html", "404.html", "Page not found")
+
+
+def shard_of(slug: str, count: int) -> int:
+    """The reading-list data file that holds ``slug`` (``shardOf`` in static/js/reading-list.js)."""
+    data = slug.encode("utf-16-le")
+    h = 0
+    for unit in struct.unpack(f"<{len(data) // 2}H", data):  # UTF-16 code units, as JavaScript sees them
+        h = (h * 31 + unit) & 0xFFFFFFFF
+    return h % count
+
+
+def reading_list_shards(site: SiteData) -> list[dict[str, dict[str, Any]]]:
+    """What the reading-list page shows (and exports as BibTeX) for each paper, by data file."""
+    count = max(1, -(-len(site.papers) // READING_LIST_SHARD))
+    shards: list[dict[str, dict[str, Any]]] = [{} for _ in range(count)]
+    for p in site.papers:
+        shards[shard_of(p.slug, count)][p.slug] = {
+            "t": p.title_plain,
+            "a": [a.name for a in p.authors],
+            "v": p.venue.name,
+            "f": p.venue.full_name,
+            "y": p.venue.year,
+            "p": p.presentation or "",
+            "x": p.provisional,
+            "l": {link.kind: link.url for link in p.links},
+        }
+    return shards

@@ -1,0 +1,127 @@
+"""Render pages with Jinja2.
+
+Autoescaping is on for every template, undefined names are errors, and content is only
+ever passed as *values*: text that looks like Jinja (``{{ x }}``) is printed, never run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
+
+from .. import __version__
+from .citations import Citation, CitationIndex
+from ..derive.views import PaperView, SiteData
+from .exports import ExportLink, page_downloads, page_feeds
+from ..content.model import LINK_LABELS
+from .pages import Page
+
+
+def make_environment(templates_dir: Path) -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(templates_dir)),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=False,  # one environment per build: no stat() of the template per use
+    )
+    env.filters["citation"] = citation_filter
+    env.filters["paper_item"] = paper_item_filter
+    env.filters["feeds"] = feeds_filter
+    env.filters["downloads"] = downloads_filter
+    return env
+
+
+def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict[str, object]:
+    """Values every template can use; computed once per build.
+
+    ``citations``: the build's citation index (BibTeX keys are assigned over the whole
+    catalog, so the exports and the pages must share one); made here when not given.
+    """
+    config = site.catalog.site
+    parts = urlsplit(config.base_url)
+    base_path = parts.path or "/"
+    absolute = config.base_url if parts.scheme else None
+    globals_: dict[str, object] = {
+        "config": config,
+        "data": site,
+        "base": base_path,  # prefix for every internal link: "/" or "/catalog/"
+        "absolute_base": absolute,  # "https://host/path/" or None
+        "link_labels": LINK_LABELS,
+        "generator_version": __version__,
+        "citations": citations if citations is not None else CitationIndex(site),
+    }
+    globals_["paper_items"] = PaperItems(dict(globals_))
+    return globals_
+
+
+class PaperItems:
+    """Each paper's list item (``partials/paper_item.html``), rendered once per build.
+
+    A paper is listed on its venue's, tags' and authors' pages and on /papers/: about ten
+    times per paper, so rendering the item each time was a third of a 10,000-paper build.
+    The item sees only ``p`` and the site globals (never the page it sits on), which is
+    what makes one rendering right for every list.
+    """
+
+    TEMPLATE = "partials/paper_item.html"
+
+    def __init__(self, globals_: dict[str, object]):
+        self.globals = globals_
+        self.html: dict[str, Markup] = {}
+
+    def render(self, env: Environment, paper: PaperView) -> Markup:
+        html = self.html.get(paper.slug)
+        if html is None:
+            html = Markup(env.get_template(self.TEMPLATE).render(**self.globals, p=paper))
+            self.html[paper.slug] = html
+        return html
+
+
+# Filters for the scholarly metadata: templates stay free of logic, they only print
+# attributes of what these return.
+
+
+@pass_context
+def citation_filter(context: Context, paper: PaperView) -> Citation:
+    """``paper|citation``: BibTeX, RIS, COinS, meta tags and JSON-LD of a paper view."""
+    return _citations(context).for_paper(paper)
+
+
+@pass_context
+def paper_item_filter(context: Context, paper: PaperView) -> Markup:
+    """``paper|paper_item``: the paper's list item, rendered once per build (see PaperItems)."""
+    items = context.get("paper_items")
+    if not isinstance(items, PaperItems):
+        raise TypeError("the paper_item filter needs the 'paper_items' global (see site_globals)")
+    return items.render(context.environment, paper)
+
+
+@pass_context
+def feeds_filter(context: Context, page: Page) -> tuple[ExportLink, ...]:
+    """``page|feeds``: the Atom feeds a page links to with <link rel="alternate">."""
+    return page_feeds(page, _citations(context))
+
+
+@pass_context
+def downloads_filter(context: Context, page: Page) -> tuple[ExportLink, ...]:
+    """``page|downloads``: bulk BibTeX and Atom feed of a venue, tag or the whole catalog."""
+    return page_downloads(page, _citations(context))
+
+
+def _citations(context: Context) -> CitationIndex:
+    index = context.get("citations")
+    if not isinstance(index, CitationIndex):
+        raise TypeError("the citation filters need the 'citations' global (see site_globals)")
+    return index
+
+
+def render_page(env: Environment, page: Page, globals_: dict[str, object]) -> str:
+    template = env.get_template(page.template)
+    return template.render(**globals_, page=page, **page.context)

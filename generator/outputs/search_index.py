@@ -1,0 +1,711 @@
+"""The prebuilt search index (lunr.py at build time, lunr.js 2.3.9 in the page).
+
+``build_search(site)`` returns the files the build writes under ``search/``:
+
+``search/meta.json``
+    small: format version, the list of index parts and their files, venue and tag names for
+    the filters, the shard size of the abstract texts, and the character folding table that
+    the page uses to tokenize queries exactly as this module tokenizes documents.
+``search/docs.json``
+    the document store shown with results: a JSON object keyed by paper slug
+    (``{"i": ref, "t": title, "a": [authors], "v": venue id, "y": year, "g": [tag ids], ...}``);
+    ``i`` is the paper's ref in the Lunr indexes. Plain text only (the page uses textContent).
+``search/index-<part>.json`` for the parts ``titles``, ``details`` and ``abstracts``
+    Lunr indexes, each loadable by ``lunr.Index.load`` (refs are the ``i`` numbers), loaded
+    by the page in that order: *titles* (the title field), *details* (authors, and tags with
+    the venue), *abstracts*. With the document store, *titles* is all a first result needs,
+    so a 10,000-paper catalog answers after about 1.2 MB (gzip) while the rest (about 8 MB,
+    mostly abstracts) loads in a Web Worker; see ``bench/search/RESULTS.md``.
+``search/words-<part>.json``
+    per part, the surface words whose stem differs from the word (``{stem: "word word"}``):
+    they let the last, half-typed word of a query match as a prefix although the index is
+    stemmed (lunr.js #273: ``experim`` must find "experiments", stored as ``experi``), and
+    let a typo be matched against the words as written.
+``search/text/<n>.json``
+    the abstracts (``{slug: text}``) in shards of ``SHARD_SIZE`` papers, fetched for the
+    results on screen to show a snippet around the match.
+
+Text is never handed to Lunr's own tokenizer, trimmer or stemmer: lunr.py and lunr.js
+differ there (the tokenizer's separators, the trimmer's idea of a word character, and the
+stemmer: lunr.py turns "key", "deploy", "play" into "kei", "deploi", "plai", lunr.js does
+not). Instead ``tokenize`` folds and splits text the same way as ``search-engine.js`` does
+with the table in ``meta.json``, and ``stem`` is a line-by-line port of lunr.js's stemmer;
+the index is built from those terms with an empty pipeline. ``tests/test_search_parity.py``
+runs the two sides on the same inputs.
+
+Ranking. A query is split into words (``query_units``); each word stands for index terms
+(``SearchEngine.expand``): its stem (weight 1), for the last word while it is being typed
+the terms it is a prefix of (0.6 x the share of the completion typed, "graph" -> "graphs"
+before "graphics"), and for words of 5+ ASCII letters the terms one edit away (0.25). A
+word's score in a paper is the best of its terms' weight x the sum of that term's Lunr
+field weights (BM25 with the field boosts of ``PARTS``: title 10, authors 5, tags and
+venue 3, abstract 1); a paper's score is the sum over the words. Papers that match every
+word come first and are the only ones shown when there are any; otherwise the papers
+matching some words are shown, with a note. Ties go to title order.
+
+``SearchEngine`` is the Python twin of the query code in ``static/js/search-engine.js``
+(same expansion, scoring and order); the parity test checks they return the same papers in
+the same order with the same scores, and the quality suite uses both.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import json.encoder
+import math
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
+from lunr.stop_word_filter import WORDS as LUNR_STOP_WORDS
+from lunr.token_set import TokenSet
+
+from ..derive.views import PaperView, SiteData
+
+FORMAT_VERSION = 1
+
+# Index parts, loaded by the page in this order: (name, fields with their boosts). A title
+# match matters most, then authors, then tags and venue, then the abstract. The titles part
+# is small and answers first; a 10,000-paper catalog's abstracts are 5x its titles.
+PARTS: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = (
+    ("titles", (("title", 10),)),
+    ("details", (("authors", 5), ("meta", 3))),
+    ("abstracts", (("abstract", 1),)),
+)
+SHARD_SIZE = 25  # abstracts per file under search/text/
+
+# Query expansion (mirrored in search-engine.js).
+MAX_QUERY_CHARS = 200
+MAX_UNITS = 12
+MIN_PREFIX = 2  # a half-typed last word of fewer letters is not expanded
+MIN_FUZZY = 5  # words of 5+ letters also match with one edit
+MAX_EXPANSIONS = 40  # per word and route, the most frequent terms are kept
+MAX_TOKEN = 40  # longer tokens are dropped (nobody types them; hostile input)
+W_EXACT = 1.0
+W_PREFIX = 0.6
+W_FUZZY = 0.25
+
+STOP_WORDS = frozenset(LUNR_STOP_WORDS)
+
+# ---------------------------------------------------------------------------------------
+# Tokenizing: fold each character, then split into words
+# ---------------------------------------------------------------------------------------
+
+GREEK = {
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon",
+    "ζ": "zeta", "η": "eta", "θ": "theta", "ϑ": "theta", "ι": "iota", "κ": "kappa", "ϰ": "kappa",
+    "λ": "lambda", "μ": "mu", "ν": "nu", "ξ": "xi", "ο": "omicron", "π": "pi", "ϖ": "pi",
+    "ρ": "rho", "ϱ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau", "υ": "upsilon", "φ": "phi",
+    "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega",
+}
+# Letters that Unicode decomposition leaves alone, spelled the way people type them.
+LETTERS = {
+    "ø": "o", "đ": "d", "ð": "d", "ħ": "h", "ı": "i", "ł": "l", "œ": "oe", "æ": "ae", "ß": "ss",
+    "þ": "th", "ŧ": "t", "ƒ": "f", "ĸ": "k", "ŋ": "n", "ȷ": "j",
+}
+# Apostrophes join the letters around them (O'Brien -> obrien, model's -> models);
+# these hyphens chain words (K-means -> k, means, kmeans).
+APOSTROPHES = {"’": "'", "‘": "'", "ʼ": "'", "ʻ": "'"}
+HYPHENS = {"‐": "-", "‑": "-"}
+# Invisible characters inside words (soft hyphens and zero-width spaces from PDFs and web
+# pages): dropped, so "gra\u00adph" is "graph".
+INVISIBLE = {"\u00ad": "", "\u200b": "", "\u200c": "", "\u200d": "", "\u2060": "", "\ufeff": ""}
+CHAR_MAP: dict[str, str] = {**GREEK, **LETTERS, **APOSTROPHES, **HYPHENS, **INVISIBLE}
+
+# German spellings of umlauts, added to author names only (Müller is also found as Mueller).
+UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
+
+# Chinese and Japanese are written without spaces: each ideograph or kana is a word of its
+# own (a query for 学習 then finds 深層学習による…), as lunr's own CJK support does not exist.
+# (々〆〇, hiragana and katakana without their punctuation ゠ and ・, ideographs up to
+# Extension I: explicit ranges, so Python and JavaScript agree whatever their Unicode version)
+CJK = ("\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
+       "\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ee5f\U00030000-\U000323af")
+_CJK_CHAR = re.compile(f"[{CJK}]")
+_PART = rf"[{CJK}]|[^\W_{CJK}]+(?:'+[^\W_{CJK}]+)*"
+_CHAIN_RE = re.compile(rf"(?:{_PART})(?:[-_]+(?:{_PART}))*")
+_JOINER_RE = re.compile(r"[-_]+")
+
+
+def fold_char(char: str) -> str:
+    """One character folded: lower case, compatibility decomposition, marks dropped, mapped."""
+    text = unicodedata.normalize("NFKD", char.lower())
+    text = "".join(c for c in text if not unicodedata.category(c).startswith("M")).lower()
+    return "".join(CHAR_MAP.get(c, c) for c in text)
+
+
+class _FoldTable(dict):
+    """``str.translate`` table that folds each character on first sight (then cached)."""
+
+    def __missing__(self, code: int) -> str:
+        value = fold_char(chr(code))
+        self[code] = value
+        return value
+
+
+_FOLD = _FoldTable({code: chr(code).lower() for code in range(128)})
+
+
+def fold(text: str) -> str:
+    """'José K-Means’ α' -> "jose k-means' alpha": the text the tokenizer splits."""
+    return text.translate(_FOLD)
+
+
+def tokenize(text: str) -> list[str]:
+    """Words of ``text`` as the index and the query see them (before stop words and stems).
+
+    Folded text is split into runs of letters and digits; apostrophes inside a run are
+    dropped; words joined by hyphens or underscores also give their compounds (each
+    adjacent pair and the whole chain): ``$K$-means`` (plain text "K-means") -> ``k``,
+    ``means``, ``kmeans``. Tokens longer than ``MAX_TOKEN`` characters are dropped.
+    """
+    tokens: list[str] = []
+    for chain in _CHAIN_RE.findall(fold(text)):
+        if "'" in chain:
+            chain = chain.replace("'", "")
+        if "-" in chain or "_" in chain:
+            parts = _JOINER_RE.split(chain)
+            tokens.extend(parts)
+            tokens.extend(compounds(parts))
+        else:
+            tokens.append(chain)
+    return [t for t in tokens if len(t) <= MAX_TOKEN]
+
+
+def compounds(parts: Sequence[str]) -> list[str]:
+    if len(parts) < 2:
+        return []
+    found = [parts[i] + parts[i + 1] for i in range(len(parts) - 1)]
+    if len(parts) > 2:
+        found.append("".join(parts))
+    return found
+
+
+# ---------------------------------------------------------------------------------------
+# Stemming: a port of lunr.js 2.3.9's lunr.stemmer (Porter), for ASCII words only
+# ---------------------------------------------------------------------------------------
+
+_STEP2 = {
+    "ational": "ate", "tional": "tion", "enci": "ence", "anci": "ance", "izer": "ize", "bli": "ble",
+    "alli": "al", "entli": "ent", "eli": "e", "ousli": "ous", "ization": "ize", "ation": "ate",
+    "ator": "ate", "alism": "al", "iveness": "ive", "fulness": "ful", "ousness": "ous",
+    "aliti": "al", "iviti": "ive", "biliti": "ble", "logi": "log",
+}
+_STEP3 = {"icate": "ic", "ative": "", "alize": "al", "iciti": "ic", "ical": "ic", "ful": "", "ness": ""}
+_c = "[^aeiou]"
+_v = "[aeiouy]"
+_C = _c + "[^aeiouy]*"
+_V = _v + "[aeiou]*"
+_RE_MGR0 = re.compile("^(" + _C + ")?" + _V + _C)
+_RE_MEQ1 = re.compile("^(" + _C + ")?" + _V + _C + "(" + _V + ")?$")
+_RE_MGR1 = re.compile("^(" + _C + ")?" + _V + _C + _V + _C)
+_RE_S_V = re.compile("^(" + _C + ")?" + _v)
+_RE_1A = re.compile(r"^(.+?)(ss|i)es$")
+_RE2_1A = re.compile(r"^(.+?)([^s])s$")
+_RE_1B = re.compile(r"^(.+?)eed$")
+_RE2_1B = re.compile(r"^(.+?)(ed|ing)$")
+_RE_1B_2 = re.compile(r".$")
+_RE2_1B_2 = re.compile(r"(at|bl|iz)$")
+_RE3_1B_2 = re.compile(r"([^aeiouylsz])\1$")
+_RE4_1B_2 = re.compile("^" + _C + _v + "[^aeiouwxy]$")
+_RE_1C = re.compile(r"^(.+?[^aeiou])y$")
+_RE_2 = re.compile(r"^(.+?)(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism"
+                   r"|iveness|fulness|ousness|aliti|iviti|biliti|logi)$")
+_RE_3 = re.compile(r"^(.+?)(icate|ative|alize|iciti|ical|ful|ness)$")
+_RE_4 = re.compile(r"^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$")
+_RE2_4 = re.compile(r"^(.+?)(s|t)(ion)$")
+_RE_5 = re.compile(r"^(.+?)e$")
+_RE_5_1 = re.compile(r"ll$")
+_RE3_5 = re.compile("^" + _C + _v + "[^aeiouwxy]$")
+_ASCII_WORD = re.compile(r"^[a-z0-9]+$")
+
+
+def porter(w: str) -> str:
+    """lunr.js's ``porterStemmer``, statement by statement (its regexes are ASCII-safe here)."""
+    if len(w) < 3:
+        return w
+    firstch = w[0]
+    if firstch == "y":
+        w = "Y" + w[1:]
+    # Step 1a
+    if _RE_1A.search(w):
+        w = _RE_1A.sub(r"\1\2", w, count=1)
+    elif _RE2_1A.search(w):
+        w = _RE2_1A.sub(r"\1\2", w, count=1)
+    # Step 1b
+    fp = _RE_1B.search(w)
+    if fp:
+        if _RE_MGR0.search(fp.group(1)):
+            w = _RE_1B_2.sub("", w, count=1)
+    else:
+        fp = _RE2_1B.search(w)
+        if fp:
+            stem = fp.group(1)
+            if _RE_S_V.search(stem):
+                w = stem
+                if _RE2_1B_2.search(w):
+                    w = w + "e"
+                elif _RE3_1B_2.search(w):
+                    w = _RE_1B_2.sub("", w, count=1)
+                elif _RE4_1B_2.search(w):
+                    w = w + "e"
+    # Step 1c
+    fp = _RE_1C.search(w)
+    if fp:
+        w = fp.group(1) + "i"
+    # Step 2
+    fp = _RE_2.search(w)
+    if fp and _RE_MGR0.search(fp.group(1)):
+        w = fp.group(1) + _STEP2[fp.group(2)]
+    # Step 3
+    fp = _RE_3.search(w)
+    if fp and _RE_MGR0.search(fp.group(1)):
+        w = fp.group(1) + _STEP3[fp.group(2)]
+    # Step 4
+    fp = _RE_4.search(w)
+    if fp:
+        if _RE_MGR1.search(fp.group(1)):
+            w = fp.group(1)
+    else:
+        fp = _RE2_4.search(w)
+        if fp:
+            stem = fp.group(1) + fp.group(2)
+            if _RE_MGR1.search(stem):
+                w = stem
+    # Step 5
+    fp = _RE_5.search(w)
+    if fp:
+        stem = fp.group(1)
+        if _RE_MGR1.search(stem) or (_RE_MEQ1.search(stem) and not _RE3_5.search(stem)):
+            w = stem
+    if _RE_5_1.search(w) and _RE_MGR1.search(w):
+        w = _RE_1B_2.sub("", w, count=1)
+    if firstch == "y":
+        w = "y" + w[1:]
+    return w
+
+
+@functools.lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """The index term of a token: Porter stem for ASCII letters and digits, else the token."""
+    return porter(word) if _ASCII_WORD.match(word) else word
+
+
+def index_terms(text: str) -> list[str]:
+    return [stem(t) for t in tokenize(text) if t not in STOP_WORDS]
+
+
+# ---------------------------------------------------------------------------------------
+# Building the files
+# ---------------------------------------------------------------------------------------
+
+
+def search_fields(view: PaperView) -> dict[str, str]:
+    """The text of each indexed field of a paper."""
+    names = [a.name for a in view.authors]
+    german = [n.translate(str.maketrans(UMLAUTS)) for n in names if any(c in n for c in UMLAUTS)]
+    return {
+        "title": view.title_plain,
+        "authors": " ; ".join(names + german),
+        # Venue: short name and year only; the full name ("... on Learning Representations")
+        # would make every paper of the venue match topic words.
+        "meta": " ; ".join([t.name for t in view.tags] + [view.venue.name, str(view.venue.year)]),
+        "abstract": view.abstract_plain,
+    }
+
+
+def display_record(view: PaperView, ref: int) -> dict[str, object]:
+    """What a search result shows; plain text only, so the page sets it with textContent."""
+    record: dict[str, object] = {
+        "i": ref,
+        "t": view.title_plain,
+        "a": [a.name for a in view.authors],
+        "v": view.venue.id,
+        "y": view.venue.year,
+        "g": [t.id for t in view.tags],
+    }
+    if view.presentation:
+        record["p"] = view.presentation
+    if view.provisional:
+        record["x"] = 1
+    return record
+
+
+def _utf16_key(text: str) -> bytes:
+    """JavaScript's default string order (UTF-16 code units), which lunr.js's loader needs."""
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+# BM25 parameters of lunr (``lunr.Builder``'s defaults, which lunr.js uses too).
+_K1 = 1.2
+_B = 0.75
+_PIPELINE = ["stemmer"]  # the search pipeline lunr.py records for ``lunr.stemmer``; lunr.js knows it
+_encode_string = json.encoder.encode_basestring  # how ``json.dumps(ensure_ascii=False)`` writes a string
+
+
+def _significant(value: float) -> float | int:
+    """Vector weights to 3 significant digits (lunr keeps 3 decimals): a third smaller file."""
+    rounded = float(f"{value:.3g}")
+    return int(rounded) if rounded.is_integer() else rounded
+
+
+def _idf(documents_with_term: int, document_count: int) -> float:
+    """``lunr.idf.idf``: the same arithmetic, from the number of (field, document) postings."""
+    x = (document_count - documents_with_term + 0.5) / (documents_with_term + 0.5)
+    return math.log(1 + abs(x))
+
+
+def _build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]]) -> tuple[str, dict]:
+    """The serialized lunr index (JSON text) of one part over already-stemmed terms, and its
+    surface words.
+
+    This writes exactly what lunr.py's ``Builder`` (fed these terms, with an empty pipeline
+    and the stemmer as search pipeline) then ``Index.serialize()`` and ``json.dumps`` would,
+    after two changes of ours: the inverted index in JavaScript string order (lunr.js's
+    loader needs it) and vector weights to 3 significant digits (``_significant``). Building
+    it directly skips lunr.py's per-element sorted inserts, its token set (unused when
+    serializing) and one small dict per posting, which took most of a 10,000-paper build.
+    Term numbers (``_index``) are given in order of first appearance (document, field, then
+    position), as lunr.py does. ``tests/test_search_index.py`` compares the output with
+    lunr.py's own.
+    """
+    names = [name for name, _ in fields]
+    boosts = [boost for _, boost in fields]
+    words: dict[str, set[str]] = {}
+    term_ids: dict[str, int] = {}  # term -> its "_index"
+    postings: list[list[list[int]]] = []  # by term id, by field: the refs that have the term
+    # By (document, field) in the order lunr.py adds them: (ref, field, length, {term id: tf}).
+    # (Dicts of ints only are not tracked by the garbage collector, lists of pairs would be.)
+    vectors: list[tuple[int, int, int, dict[int, int]]] = []
+    total_lengths = [0] * len(fields)
+    term_of: dict[str, str] = {}  # token -> its term, "" for a stop word
+    for ref, doc in enumerate(docs):
+        for f, name in enumerate(names):
+            tokens = doc[name]
+            for token in set(tokens).difference(term_of):
+                term = term_of[token] = "" if token in STOP_WORDS else stem(token)
+                if term and term != token:
+                    words.setdefault(term, set()).add(token)
+            terms = [term for term in map(term_of.__getitem__, tokens) if term]
+            counts: dict[int, int] = {}
+            for term, tf in Counter(terms).items():  # in order of first appearance
+                tid = term_ids.get(term)
+                if tid is None:
+                    tid = term_ids[term] = len(postings)
+                    postings.append([[] for _ in names])
+                postings[tid][f].append(ref)
+                counts[tid] = tf
+            total_lengths[f] += len(terms)
+            vectors.append((ref, f, len(terms), counts))
+    document_count = len(docs)
+    if not document_count:  # (lunr.py cannot average over no documents; an empty index is still valid)
+        average = [0.0] * len(fields)
+    else:
+        average = [total / document_count for total in total_lengths]
+    idfs = [_idf(sum(len(refs) for refs in posting), document_count) for posting in postings]
+
+    # fieldVectors: [["field/ref", [term id, weight, ...]], ...]. Many weights recur (same
+    # document frequency, term frequency and field length): each is formatted once.
+    formatted: dict[float, str] = {}
+
+    def weight(score: float) -> str:
+        text = formatted[score] = str(_significant(round(score, 3)))
+        return text
+
+    known = formatted.get
+    k1_plus_1 = _K1 + 1
+    vector_texts = []
+    for ref, f, length, counts in vectors:
+        prefix = f"[{_encode_string(f'{names[f]}/{ref}')},["
+        if not counts:
+            vector_texts.append(prefix + "]]")
+            continue
+        norm = _K1 * (1 - _B + _B * (length / average[f]))
+        boost = boosts[f]
+        # lunr.py's score: idf * ((k1 + 1) * tf) / (norm + tf), then times the field boost.
+        scores = [(tid, idfs[tid] * (k1_plus_1 * tf) / (norm + tf) * boost) for tid, tf in sorted(counts.items())]
+        vector_texts.append(prefix + ",".join([f"{tid},{known(score) or weight(score)}" for tid, score in scores])
+                            + "]]")
+
+    # invertedIndex: [[term, {field: {ref: {}}, ..., "_index": n}], ...] in JavaScript order.
+    field_keys = [_encode_string(name) + ":{" for name in names]
+    ref_keys = [f'"{ref}":{{}}' for ref in range(len(docs))]
+    term_texts = []
+    for term in sorted(term_ids, key=_utf16_key):
+        tid = term_ids[term]
+        posting = ",".join(key + ",".join(map(ref_keys.__getitem__, refs)) + "}"
+                           for key, refs in zip(field_keys, postings[tid]))
+        term_texts.append(f'[{_encode_string(term)},{{{posting},"_index":{tid}}}]')
+
+    text = (f'{{"version":{_encode_string(LUNR_JS_VERSION)},"fields":{_dump(names)},'
+            f'"fieldVectors":[{",".join(vector_texts)}],"invertedIndex":[{",".join(term_texts)}],'
+            f'"pipeline":{_dump(_PIPELINE)}}}')
+    vocabulary = {term: " ".join(sorted(ws, key=_utf16_key)) for term, ws in sorted(words.items())}
+    return text, vocabulary
+
+
+def _dump(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def build_search(site: SiteData) -> dict[str, str]:
+    """The search files to write, by path relative to the site root."""
+    views = site.papers
+    field_texts = [search_fields(v) for v in views]
+    # One str object per distinct token: 10,000 abstracts hold ~2.5 million tokens, and a
+    # separate object for each occurrence took ~150 MB.
+    shared: dict[str, str] = {}
+    tokenized = [{name: [shared.setdefault(t, t) for t in tokenize(text)] for name, text in doc.items()}
+                 for doc in field_texts]
+    del shared
+    files: dict[str, str] = {}
+    parts = []
+    for name, fields in PARTS:
+        index_text, vocabulary = _build_part(fields, tokenized)
+        files[f"search/index-{name}.json"] = index_text
+        files[f"search/words-{name}.json"] = _dump(vocabulary)
+        parts.append({"name": name, "fields": [f for f, _ in fields],
+                      "index": f"search/index-{name}.json", "words": f"search/words-{name}.json"})
+    files["search/docs.json"] = _dump({v.slug: display_record(v, i) for i, v in enumerate(views)})
+    shards = max(1, -(-len(views) // SHARD_SIZE))
+    for n in range(shards):
+        chunk = views[n * SHARD_SIZE:(n + 1) * SHARD_SIZE]
+        files[f"search/text/{n}.json"] = _dump({v.slug: v.abstract_plain for v in chunk})
+    digest = hashlib.sha1()
+    for path in sorted(files):
+        digest.update(path.encode() + b"\0" + files[path].encode("utf-8") + b"\0")
+    meta = {
+        "version": FORMAT_VERSION,
+        "build": digest.hexdigest()[:12],
+        "count": len(views),
+        "parts": parts,
+        "shardSize": SHARD_SIZE,
+        "shards": shards,
+        # "full": the proceedings title in each result's COinS (static/js/search.js)
+        "venues": [{"id": v.ref.id, "name": v.ref.name, "full": v.ref.full_name, "year": v.ref.year}
+                   for v in site.venues],
+        "tags": [{"id": t.ref.id, "name": t.ref.name} for t in site.tags],
+        "fold": {"map": CHAR_MAP, "maxToken": MAX_TOKEN},
+        "query": {
+            "maxChars": MAX_QUERY_CHARS, "maxUnits": MAX_UNITS, "minPrefix": MIN_PREFIX,
+            "minFuzzy": MIN_FUZZY, "maxExpansions": MAX_EXPANSIONS,
+            "weights": {"exact": W_EXACT, "prefix": W_PREFIX, "fuzzy": W_FUZZY},
+        },
+    }
+    files["search/meta.json"] = _dump(meta)
+    return files
+
+
+# ---------------------------------------------------------------------------------------
+# Querying: the Python twin of static/js/search-engine.js
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One word of a query. ``required`` words must all match (if any paper has them all)."""
+
+    word: str
+    prefix: bool  # the last, maybe half-typed word: also matches as a prefix
+    required: bool
+
+
+def query_units(query: str) -> list[Unit]:
+    """Split a query into words: stop words are skipped (unless half-typed at the end),
+    hyphenated words give their compounds as optional extra words."""
+    text = fold(query[:MAX_QUERY_CHARS])
+    chains = list(_CHAIN_RE.finditer(text))
+    units: list[Unit] = []
+    seen: set[tuple[str, bool]] = set()
+
+    def add(word: str, prefix: bool, required: bool) -> None:
+        if not word or len(word) > MAX_TOKEN or (word, prefix) in seen:
+            return
+        seen.add((word, prefix))
+        units.append(Unit(word, prefix, required))
+
+    for ci, match in enumerate(chains):
+        parts = [p.replace("'", "") for p in _JOINER_RE.split(match.group())]
+        last_chain = ci == len(chains) - 1 and match.end() == len(text)
+        for pi, part in enumerate(parts):
+            # (an ideograph is a whole word, never half-typed)
+            is_prefix = last_chain and pi == len(parts) - 1 and not _CJK_CHAR.fullmatch(part)
+            if is_prefix:
+                # A half-typed word: one letter is not a word yet, and a stop word ("for") may
+                # be a whole word, which the index does not hold: neither is required.
+                add(part, True, len(part) >= MIN_PREFIX and part not in STOP_WORDS)
+            elif part not in STOP_WORDS:
+                add(part, False, True)
+        joined = compounds(parts)
+        for ji, word in enumerate(joined):
+            add(word, last_chain and ji == len(joined) - 1, False)
+    return units[:MAX_UNITS]
+
+
+@dataclass
+class _Part:
+    name: str
+    fields: list[str]
+    inverted: dict[str, dict]
+    vectors: dict[str, dict[int, float]]
+    token_set: TokenSet
+    words: dict[str, str]  # surface word -> stem
+    word_set: TokenSet
+
+    @classmethod
+    def load(cls, name: str, fields: list[str], index: Mapping, words: Mapping[str, str]) -> "_Part":
+        inverted = {term: posting for term, posting in index["invertedIndex"]}
+        vectors = {}
+        for ref, elements in index["fieldVectors"]:
+            vectors[ref] = {int(elements[i]): float(elements[i + 1]) for i in range(0, len(elements), 2)}
+        surface = {w: term for term, ws in words.items() for w in ws.split(" ") if w}
+        return cls(name, fields, inverted, vectors, TokenSet.from_list(sorted(inverted)), surface,
+                   TokenSet.from_list(sorted(surface)))
+
+
+@dataclass
+class Hit:
+    slug: str
+    ref: int
+    score: float
+    coverage: int
+
+
+@dataclass
+class SearchResult:
+    hits: list[Hit]
+    partial: bool = False  # no paper has every word: papers with some of them
+    terms: set[str] = field(default_factory=set)  # index terms that matched, for highlighting
+
+    @property
+    def slugs(self) -> list[str]:
+        return [h.slug for h in self.hits]
+
+
+def _matches(token_set: TokenSet, pattern: TokenSet) -> list[str]:
+    return token_set.intersect(pattern).to_list()
+
+
+class SearchEngine:
+    """Runs queries over the files written by ``build_search`` exactly as the page does."""
+
+    def __init__(self, files: Mapping[str, str]):
+        meta = json.loads(files["search/meta.json"])
+        self.parts = [
+            _Part.load(p["name"], p["fields"], json.loads(files[p["index"]]), json.loads(files[p["words"]]))
+            for p in meta["parts"]
+        ]
+        self.docs = json.loads(files["search/docs.json"])
+        self.refs = {record["i"]: slug for slug, record in self.docs.items()}
+        self._df: dict[str, int] = {}
+
+    def df(self, term: str) -> int:
+        if term not in self._df:
+            total = 0
+            for part in self.parts:
+                posting = part.inverted.get(term)
+                if posting:
+                    total += sum(len(posting[f]) for f in part.fields)
+            self._df[term] = total
+        return self._df[term]
+
+    def _known(self, term: str) -> bool:
+        return any(term in part.inverted for part in self.parts)
+
+    def _strongest(self, terms: Iterable[str]) -> list[str]:
+        ranked = sorted(set(terms), key=lambda t: (-self.df(t), _utf16_key(t)))
+        return ranked[:MAX_EXPANSIONS]
+
+    def expand(self, unit: Unit) -> dict[str, float]:
+        """Index terms a query word stands for, with their weights (exact > prefix > typo)."""
+        found: dict[str, float] = {}
+
+        def put(terms: Iterable[str], weight: float) -> None:
+            for term in terms:
+                if self._known(term) and found.get(term, 0.0) < weight:
+                    found[term] = weight
+
+        word = unit.word
+        exact = stem(word)
+        if unit.prefix and len(word) >= MIN_PREFIX:
+            # A completion weighs by how much of it was typed: "graph" -> "graphs" > "graphics".
+            pattern = TokenSet.from_string(word + "*")
+            typed: dict[str, float] = {}
+            for part in self.parts:
+                pairs = [(t, t) for t in _matches(part.token_set, pattern)]
+                pairs += [(part.words[w], w) for w in _matches(part.word_set, pattern)]
+                for term, completion in pairs:
+                    share = len(word) / len(completion)
+                    if share > typed.get(term, 0.0):
+                        typed[term] = share
+            for term in self._strongest(typed):
+                put([term], W_PREFIX * typed[term])
+        if len(word) >= MIN_FUZZY:
+            candidates = []
+            for text in {word, exact}:
+                pattern = TokenSet.from_fuzzy_string(text, 1)
+                for part in self.parts:
+                    candidates += _matches(part.token_set, pattern)
+                    candidates += [part.words[w] for w in _matches(part.word_set, pattern)]
+            put(self._strongest(candidates), W_FUZZY)
+        put([exact], W_EXACT)
+        return found
+
+    def _unit_scores(self, expansions: Mapping[str, float]) -> dict[int, float]:
+        best: dict[int, float] = {}
+        for term in sorted(expansions, key=_utf16_key):
+            weight = expansions[term]
+            sums: dict[int, float] = {}
+            for part in self.parts:
+                posting = part.inverted.get(term)
+                if not posting:
+                    continue
+                index = posting["_index"]
+                for name in part.fields:
+                    for ref in posting[name]:
+                        value = part.vectors[f"{name}/{ref}"].get(index, 0.0)
+                        key = int(ref)
+                        sums[key] = sums.get(key, 0.0) + value
+            for ref, total in sums.items():
+                score = weight * total
+                if score > best.get(ref, 0.0):
+                    best[ref] = score
+        return best
+
+    def search(self, query: str, venue: str | None = None, tag: str | None = None,
+               year: int | None = None) -> SearchResult:
+        units = query_units(query)
+        scores: dict[int, float] = {}
+        coverage: dict[int, int] = {}
+        terms: set[str] = set()
+        required = 0
+        for unit in units:
+            expansions = self.expand(unit)
+            terms.update(expansions)
+            if unit.required:
+                required += 1
+            for ref, score in self._unit_scores(expansions).items():
+                scores[ref] = scores.get(ref, 0.0) + score
+                if unit.required:
+                    coverage[ref] = coverage.get(ref, 0) + 1
+        candidates = [r for r in scores if self._passes(r, venue, tag, year)]
+        partial = False
+        if required:
+            complete = [r for r in candidates if coverage.get(r, 0) == required]
+            if complete or not candidates:
+                candidates = complete
+            else:
+                partial = True
+        candidates.sort(key=lambda r: (-coverage.get(r, 0), -scores[r], r))
+        hits = [Hit(self.refs[r], r, scores[r], coverage.get(r, 0)) for r in candidates]
+        return SearchResult(hits, partial, terms)
+
+    def _passes(self, ref: int, venue: str | None, tag: str | None, year: int | None) -> bool:
+        record = self.docs[self.refs[ref]]
+        return ((venue is None or record["v"] == venue) and (tag is None or tag in record["g"])
+                and (year is None or record["y"] == year))

