@@ -27,7 +27,7 @@ from generator.build import BuildOptions, build
 from generator.content.slugs import RESERVED
 
 from ..conftest import REPO, ContentDir
-from .test_site_integrity import (
+from ..outputs.test_site_integrity import (
     find,
     link_problems,
     parse_html,

@@ -348,7 +348,7 @@ def run_in_browser(url: str, origin: str) -> dict:
     """
     from playwright.sync_api import sync_playwright
 
-    from .browser.conftest import CHROMIUM, CHROMIUM_ARGS
+    from ..browser.conftest import CHROMIUM, CHROMIUM_ARGS
 
     result: dict = {}
 
@@ -382,7 +382,7 @@ def run_in_browser(url: str, origin: str) -> dict:
 
 
 def test_cite_section_copy_button_copies_the_bibtex(tmp_path):
-    from .browser.conftest import CHROMIUM, StaticServer, build_site
+    from ..browser.conftest import CHROMIUM, StaticServer, build_site
 
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):

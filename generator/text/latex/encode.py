@@ -1,0 +1,479 @@
+"""Content text (Markdown with LaTeX and math) as BibTeX field values: special characters
+escaped, braces balanced, formulas kept, Markdown emphasis and bare URLs in LaTeX's terms,
+capitals protected in titles (``latex_value``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from .tokens import (BACKSLASH, CHAR, CLOSE, CMD, LATEX_SYMBOLS, MATH, OPEN, SPACE, SYM, Tok,
+                     clean_text, escaped, match_pairs, tokenize)
+
+_SPACES = re.compile(r"\s+")
+
+
+_CHAR_ESCAPES = {
+    "&": "\\&", "%": "\\%", "#": "\\#", "_": "\\_", "$": "\\$",
+    "^": "\\textasciicircum{}", "<": "\\textless{}", ">": "\\textgreater{}",
+}
+_SPECIAL_CHARS = re.compile("[" + re.escape("".join(_CHAR_ESCAPES)) + "]")
+# Commands whose upper-case letters BibTeX lower-cases even inside a {\...} group.
+_CASED_COMMANDS = frozenset({"\\O", "\\OE", "\\AE", "\\AA", "\\L", "\\SS"})
+
+
+_MATH_SPECIAL = re.compile(r"[%#&{}]")
+
+
+def _escape_math(math: str) -> str:
+    """A formula made safe for a .bib value: ``% # &`` escaped, braces balanced.
+
+    Escaped braces (``\\{``, ``\\}``) and grouping braces must each balance on their own:
+    BibTeX counts both kinds, bibtexparser (and others) only the unescaped ones. An
+    unmatched one becomes ``\\lbrace``/``\\rbrace``.
+    """
+    if not _MATH_SPECIAL.search(math):
+        return math
+    # Runs of other characters are single CHAR pieces: only the braces are matched.
+    pieces: list[Tok] = []
+    last = 0
+    for match in _MATH_SPECIAL.finditer(math):
+        i, c = match.start(), match.group()
+        is_escaped = escaped(math, i)
+        if c in "%#&":
+            if not is_escaped:
+                pieces.append(Tok(CHAR, math[last:i] + "\\" + c))
+                last = i + 1
+        elif is_escaped:  # the backslash before it belongs to this brace
+            pieces.append(Tok(CHAR, math[last:i - 1]))
+            pieces.append(Tok(SYM, "\\" + c))
+            last = i + 1
+        else:
+            pieces.append(Tok(CHAR, math[last:i]))
+            pieces.append(Tok(OPEN if c == "{" else CLOSE, c))
+            last = i + 1
+    pieces.append(Tok(CHAR, math[last:]))
+    _, bad_groups = match_pairs(pieces, lambda t: t.kind == OPEN, lambda t: t.kind == CLOSE)
+    _, bad_syms = match_pairs(pieces, lambda t: t.text == "\\{", lambda t: t.text == "\\}")
+    bad = bad_groups | bad_syms
+    return "".join(
+        ("\\lbrace " if t.text.endswith("{") else "\\rbrace ") if i in bad else t.text for i, t in enumerate(pieces)
+    )
+
+
+def strip_latex(text: str) -> str:
+    """``text.strip()``, without leaving half of a control space (``\\ ``) at the end."""
+    stripped = text.rstrip()
+    while stripped != text and (len(stripped) - len(stripped.rstrip("\\"))) % 2 == 1:
+        text = stripped[:-1]  # "\ " at the end: a control space, whitespace too
+        stripped = text.rstrip()
+    return stripped.lstrip()
+
+
+def _url_arguments(tokens: Sequence[Tok], groups: dict[int, int]) -> set[int]:
+    """Indices of the tokens inside the URL argument of ``\\url`` and ``\\href`` (verbatim in LaTeX)."""
+    inside: set[int] = set()
+    for i, tok in enumerate(tokens):
+        if tok.kind == CMD and tok.text in ("\\url", "\\href"):
+            j = i + 1
+            while j < len(tokens) and tokens[j].kind == SPACE:
+                j += 1
+            if j < len(tokens) and tokens[j].kind == OPEN and j in groups:
+                inside.update(range(j + 1, groups[j]))
+    return inside
+
+
+def _escape_chars(text: str) -> str:
+    return _SPECIAL_CHARS.sub(lambda m: _CHAR_ESCAPES[m.group()], text)
+
+
+# Markdown in content text that LaTeX must see differently: bare URLs (→ \url{…}, which
+# LaTeX reads verbatim) and emphasis (*x*, _x_ → \emph{x}; **x**, __x__ → \textbf{x}).
+BARE_URL = re.compile(r"(?<![^\W_]|/)(?:https?|ftp)://[^\s{}\\$<>\"\[\]]+")
+URL_TRAILING = ".,;:!?'\")]"
+_DELIMITERS = re.compile(r"\*{1,2}|_{1,2}")
+
+
+def _markdown_marks(tokens: Sequence[Tok], groups: dict[int, int], verbatim: set[int]) -> dict[int, dict[int, str]]:
+    """For CHAR tokens: {offset in the token: replacement} for URL bounds and emphasis marks.
+
+    Replacements: ``"url:<"``/``"url:>"`` open/close ``\\url{…}`` around the URL starting/ending
+    there (the URL's own characters are kept as they are: ``"raw"``), ``"\\emph{"`` … for an
+    opening delimiter, ``"}"`` for a closing one, ``""`` for the second character of ``**``.
+    """
+    marks: dict[int, dict[int, str]] = {}
+    # 1. Bare URLs, in runs of CHAR tokens ("~" is a token of its own).
+    i = 0
+    n = len(tokens)
+    runs: list[tuple[int, int]] = []  # token ranges of consecutive CHAR tokens
+    while i < n:
+        if tokens[i].kind == CHAR and i not in verbatim:
+            j = i
+            while j < n and tokens[j].kind == CHAR and j not in verbatim:
+                j += 1
+            runs.append((i, j))
+            i = j
+        else:
+            i += 1
+    in_url: set[tuple[int, int]] = set()
+    for start, end in runs:
+        run_text = "".join(tokens[k].text for k in range(start, end))
+        if "://" not in run_text:
+            continue
+        index = [(k, off) for k in range(start, end) for off in range(len(tokens[k].text))]
+        # The character before the run decides whether a URL at its very start is "bare".
+        before = (tokens[start - 1].text[-1:] if start > 0 else "") or " "
+        for match in BARE_URL.finditer(before + run_text):
+            a, b = match.start() - 1, match.end() - 1
+            if a < 0:
+                continue
+            while b > a and run_text[b - 1] in URL_TRAILING:
+                if run_text[b - 1] == ")" and run_text[a:b].count("(") >= run_text[a:b].count(")"):
+                    break
+                b -= 1
+            if run_text[max(0, a - 2):a] == "](":  # a Markdown link's target: leave it alone
+                for pos in range(a, b):
+                    in_url.add(index[pos])
+                    marks.setdefault(index[pos][0], {})[index[pos][1]] = "raw"
+                continue
+            for pos in range(a, b):
+                k, off = index[pos]
+                in_url.add((k, off))
+                marks.setdefault(k, {})[off] = "raw"
+            k, off = index[a]
+            marks[k][off] = "url:<"
+            k, off = index[b - 1]
+            marks[k][off] = "url:>" if b - 1 > a else "url:<>"
+    # 2. Emphasis, CommonMark's flanking rules, paired at one brace depth and paragraph.
+    depth = 0
+    stack: list[tuple[str, int, int, int, int]] = []  # (delimiter, depth, token, offset, paragraph)
+    paragraph = 0
+    for i, tok in enumerate(tokens):
+        if tok.kind == OPEN and i in groups:
+            depth += 1
+        elif tok.kind == CLOSE and i in groups:
+            depth -= 1
+        if "\n\n" in tok.text and tok.kind in (SPACE, CHAR):
+            paragraph += 1
+        if tok.kind != CHAR or i in verbatim or ("*" not in tok.text and "_" not in tok.text):
+            continue
+        text = tok.text
+        for match in _DELIMITERS.finditer(text):
+            off = match.start()
+            if (i, off) in in_url:
+                continue
+            delim = match.group()
+            before = text[off - 1] if off > 0 else (tokens[i - 1].text[-1:] if i > 0 else " ") or " "
+            after = text[match.end()] if match.end() < len(text) else (
+                tokens[i + 1].text[:1] if i + 1 < n else " ") or " "
+            if text[max(0, off - 1):off] == delim[0] or text[match.end():match.end() + 1] == delim[0]:
+                continue  # part of a longer run (***): left as text
+            left = not after.isspace() and (not _is_punct(after) or before.isspace() or _is_punct(before))
+            right = not before.isspace() and (not _is_punct(before) or after.isspace() or _is_punct(after))
+            if delim[0] == "_":
+                can_open = left and (not right or _is_punct(before))
+                can_close = right and (not left or _is_punct(after))
+            else:
+                can_open, can_close = left, right
+            if can_close:
+                found = next((s for s in range(len(stack) - 1, -1, -1)
+                              if stack[s][0] == delim and stack[s][1] == depth and stack[s][4] == paragraph), None)
+                if found is not None:
+                    _, _, ok, ooff, _ = stack[found]
+                    del stack[found:]
+                    command = "\\emph{" if len(delim) == 1 else "\\textbf{"
+                    marks.setdefault(ok, {})[ooff] = command
+                    marks.setdefault(i, {})[off] = "}"
+                    if len(delim) == 2:
+                        marks[ok][ooff + 1] = ""
+                        marks[i][off + 1] = ""
+                    continue
+            if can_open:
+                stack.append((delim, depth, i, off, paragraph))
+    return marks  # unpaired delimiters have no mark: they are escaped as text
+
+
+def _is_punct(char: str) -> bool:
+    return bool(char) and not char.isalnum() and not char.isspace()
+
+
+def _render_marked(text: str, marks: dict[int, str]) -> str:
+    out: list[str] = []
+    plain_start = 0
+    for off in sorted(marks):
+        out.append(_escape_chars(text[plain_start:off]))
+        mark = marks[off]
+        char = text[off]
+        if mark == "raw":
+            out.append(char)
+        elif mark == "url:<":
+            out.append("\\url{" + char)
+        elif mark == "url:>":
+            out.append(char + "}")
+        elif mark == "url:<>":
+            out.append("\\url{" + char + "}")
+        else:
+            out.append(mark)
+        plain_start = off + 1
+    out.append(_escape_chars(text[plain_start:]))
+    return "".join(out)
+
+
+def _tie(tokens: Sequence[Tok], i: int) -> bool:
+    """A ``~`` between two non-spaces is a tie (non-breaking space), as ``text`` reads it."""
+    before = tokens[i - 1].text[-1] if i > 0 else " "
+    after = tokens[i + 1].text[0] if i + 1 < len(tokens) else " "
+    return not before.isspace() and not after.isspace() and before not in "/:="
+
+
+LITERAL = "literal"  # text shown exactly as written (a template tag such as "{{ x }}")
+_TEMPLATE_CLOSERS = {"{": "}}", "%": "%}", "#": "#}"}  # as ``text``: {{ x }}, {% x %}, {# x #}
+_ACCENT_CHARS = frozenset("'`^\"~=.")
+_LITERAL_ESCAPES = {"\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}",
+                    **_CHAR_ESCAPES}
+_LITERAL_SPECIAL = re.compile("[" + re.escape("".join(_LITERAL_ESCAPES)) + "]")
+
+
+def _literal_text(text: str) -> str:
+    """``text`` as BibTeX text that LaTeX prints character for character."""
+    return _LITERAL_SPECIAL.sub(lambda m: _LITERAL_ESCAPES[m.group()], text)
+
+
+def _merge_template_tags(tokens: list[Tok]) -> list[Tok]:
+    """Template tags (``{{ x }}``, ``{% x %}``, ``{# x #}``) as single ``LITERAL`` tokens.
+
+    ``text`` prints them as typed (never as LaTeX), so the export writes them as text too.
+    A tag ends at the first closer after it; a closer inside a formula token does not count.
+    """
+    if not any(t.kind == OPEN for t in tokens):
+        return tokens
+    out: list[Tok] = []
+    missing: set[str] = set()  # closers absent from the rest of the text (keeps this linear)
+    i, n = 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        closer = None
+        if tok.kind == OPEN and i + 1 < n:
+            closer = _TEMPLATE_CLOSERS.get(tokens[i + 1].text[:1])
+        if closer is not None and closer not in missing:
+            # The closer ends with "}", always a token of its own: find it token by token.
+            j = i + 2 if tokens[i + 1].kind == OPEN else i + 1  # "{{": the second "{" opens
+            end = None
+            while j < n:
+                t = tokens[j]
+                if t.kind == CLOSE and (closer == "}}" and j + 1 < n and tokens[j + 1].kind == CLOSE):
+                    end = j + 2
+                    break
+                if t.kind == CLOSE and closer != "}}" and j > i + 1 and tokens[j - 1].text.endswith(closer[0]) \
+                        and tokens[j - 1].kind == CHAR and (j - 1 > i + 1 or len(tokens[j - 1].text) > 1):
+                    end = j + 1
+                    break
+                j += 1
+            if end is not None:
+                out.append(Tok(LITERAL, "".join(t.text for t in tokens[i:end])))
+                i = end
+                continue
+            missing.add(closer)
+        out.append(tok)
+        i += 1
+    return out
+
+
+def _text_braces(tokens: Sequence[Tok], groups: dict[int, int]) -> set[int]:
+    """Indices of matched braces that are text, not LaTeX groups (``text``'s rule).
+
+    A brace pair is a LaTeX group when it is a command's argument (right after a command,
+    spaces or tabs between allowed, or right after another group: ``\\foo{a}{b}``), an
+    accent's argument (``\\"{o}``), starts with a command (``{\\bf x}``, ``{\\"o}``) or is
+    inside such a group. Every other pair is text: ``{a, b}`` shows its braces.
+    """
+    def blank(t: Tok) -> bool:
+        return t.kind in (SPACE, CHAR) and t.text != "" and t.text.strip(" \t") == ""
+
+    text: set[int] = set()
+    latex_depth = 0  # open LaTeX groups around the current token
+    stack: list[bool] = []  # for each open matched group: is it a LaTeX group?
+    n = len(tokens)
+    for i, tok in enumerate(tokens):
+        if tok.kind == OPEN and i in groups:
+            is_latex = latex_depth > 0
+            if not is_latex and i > 0:
+                prev = tokens[i - 1]
+                if prev.kind == CLOSE and i - 1 in groups and i - 1 not in text:
+                    is_latex = True
+                elif prev.kind == SYM and prev.text[1:] in _ACCENT_CHARS:
+                    is_latex = True
+                else:
+                    j = i - 1
+                    while j >= 0 and blank(tokens[j]):
+                        j -= 1
+                    is_latex = j >= 0 and tokens[j].kind == CMD
+            if not is_latex:
+                j = i + 1
+                if j < n and blank(tokens[j]):
+                    j += 1
+                is_latex = j < n and (tokens[j].kind == CMD or (
+                    tokens[j].kind == SYM and tokens[j].text[1:] in _ACCENT_CHARS))
+            stack.append(is_latex)
+            if is_latex:
+                latex_depth += 1
+            else:
+                text.update((i, groups[i]))
+        elif tok.kind == CLOSE and i in groups and stack:
+            if stack.pop():
+                latex_depth -= 1
+    return text
+
+
+def latex_value(source: str, *, protect: bool = False, one_line_spaces: bool = True) -> str:
+    """``source`` (text with LaTeX and math) as the value of a BibTeX field.
+
+    ``protect``: put words with capitals and formulas in braces (titles).
+    ``one_line_spaces``: every run of whitespace becomes one space (else kept, for abstracts).
+    """
+    source = clean_text(source).replace("\r\n", "\n").replace("\r", "\n")
+    if one_line_spaces:
+        source = _SPACES.sub(" ", strip_latex(source))
+    tokens = _merge_template_tags(tokenize(source, spaces=protect))
+    # Each analysis below finds nothing when its characters are absent from the source
+    # (no brace: no group, no escaped brace, no \\url argument; no "*", "_" or "://": no
+    # Markdown); skipping them then is only faster.
+    groups: dict[int, int] = {}
+    bad_groups: set[int] = set()
+    text_braces: set[int] = set()
+    bad_syms: set[int] = set()
+    verbatim: set[int] = set()
+    if "{" in source or "}" in source:
+        groups, bad_groups = match_pairs(tokens, lambda t: t.kind == OPEN, lambda t: t.kind == CLOSE)
+        text_braces = _text_braces(tokens, groups)
+        _, bad_syms = match_pairs(tokens, lambda t: t.kind == SYM and t.text == "\\{",
+                                   lambda t: t.kind == SYM and t.text == "\\}")
+        verbatim = _url_arguments(tokens, groups)
+    markup = _markdown_marks(tokens, groups, verbatim) if _MARKDOWN_HINT.search(source) else {}
+
+    def render(i: int) -> str:
+        tok = tokens[i]
+        if i in verbatim:  # the URL of \url{…} or \href{…}{…}: as written
+            return tok.text
+        if tok.kind == MATH:
+            return _escape_math(tok.text)
+        if tok.kind == LITERAL:
+            return _literal_text(tok.text)
+        if tok.kind in (OPEN, CLOSE):
+            if i in bad_groups:
+                return "\\textbraceleft{}" if tok.kind == OPEN else "\\textbraceright{}"
+            if i in text_braces:
+                return "\\" + tok.text
+            return tok.text
+        if tok.kind == SYM:
+            if i in bad_syms:
+                return "\\textbraceleft{}" if tok.text == "\\{" else "\\textbraceright{}"
+            char = tok.text[1]
+            if char.isspace():
+                return "\\ " if one_line_spaces else tok.text
+            if char not in LATEX_SYMBOLS:  # a Markdown escape: the character itself
+                return _CHAR_ESCAPES.get(char, char)
+            return tok.text
+        if tok.kind == BACKSLASH:
+            return "\\textbackslash{}"
+        if tok.kind == SPACE:
+            return tok.text
+        if tok.kind == CHAR:
+            marks = markup.get(i)
+            if marks is not None:
+                return _render_marked(tok.text, marks)
+            if tok.text == "~":
+                return "~" if _tie(tokens, i) else "\\textasciitilde{}"
+            return _escape_chars(tok.text)
+        return tok.text  # CMD, SYM
+
+    if not protect:
+        return _separate_backslashes("".join(render(i) for i in range(len(tokens))))
+
+    # Words at brace depth 0 (a group counts as part of the word it is in).
+    words: list[tuple[int, int]] = []  # [start, end) token ranges
+    i, n = 0, len(tokens)
+    while i < n:
+        if tokens[i].kind == SPACE:
+            i += 1
+            continue
+        start = i
+        while i < n and tokens[i].kind != SPACE:
+            if tokens[i].kind == OPEN and i in groups:
+                i = groups[i] + 1
+            else:
+                i += 1
+        words.append((start, i))
+
+    def needs_protection(start: int, end: int) -> bool:
+        k = start
+        while k < end:
+            tok = tokens[k]
+            if tok.kind == MATH:
+                return True
+            if tok.kind in (CHAR, LITERAL) and tok.text.lower() != tok.text:
+                return True
+            if tok.kind == CMD and (tok.text in _CASED_COMMANDS or any(ch.isupper() for ch in tok.text)):
+                return True
+            if tok.kind == OPEN and k in groups and k not in text_braces:
+                close = groups[k]
+                # A group that starts with a command is a BibTeX "special character":
+                # its letters are case-changed too.
+                if k + 1 < close and tokens[k + 1].kind in (CMD, SYM):
+                    inner = tokens[k + 1 : close]
+                    if any((t.kind == CHAR and t.text.lower() != t.text) or t.text in _CASED_COMMANDS for t in inner):
+                        return True
+                k = close + 1
+                continue
+            k += 1
+        return False
+
+    protected = [needs_protection(s, e) for s, e in words]
+    out: list[str] = []
+    pos = 0
+    w = 0
+    while w < len(words):
+        start, end = words[w]
+        out.extend(render(k) for k in range(pos, start))
+        if not protected[w]:
+            out.extend(render(k) for k in range(start, end))
+            pos = end
+            w += 1
+            continue
+        # Merge a run of protected words separated by single spaces into one group.
+        last = w
+        while (last + 1 < len(words) and protected[last + 1]
+               and words[last + 1][0] == words[last][1] + 1 and tokens[words[last][1]].kind == SPACE):
+            last += 1
+        inner = "".join(render(k) for k in range(start, words[last][1]))
+        # "{\cmd…}" would be a BibTeX "special character", whose letters are case-changed:
+        # "{{}\cmd…}" is not (the importer drops the empty group again). The same form after
+        # "\cmd " or "\cmd{…} ", where a plain group would read as the command's argument.
+        after_command = bool(_ARGUMENT_POSITION.search("".join(out[-3:])))
+        # Likewise when no letter or formula stands outside commands and escaped symbols
+        # ("*\LaTeX", "\$\LaTeX"): the importer reads braces around no plain letter as
+        # literal text, not as protection.
+        bare = _COMMAND_OR_SYMBOL.sub("", inner)
+        marked = inner.startswith("\\") or after_command or not any(ch.isalpha() or ch == "$" for ch in bare)
+        out.append("{{}" + inner + "}" if marked else "{" + inner + "}")
+        pos = words[last][1]
+        w = last + 1
+    out.extend(render(k) for k in range(pos, len(tokens)))
+    return _separate_backslashes("".join(out))
+
+
+_MARKDOWN_HINT = re.compile(r"[*_]|://")  # what ``_markdown_marks`` acts on
+_COMMAND_OR_SYMBOL = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL)
+_ARGUMENT_POSITION = re.compile(r"(\\[A-Za-z]+\*?|\})\s+$")
+_BACKSLASHES_BEFORE_BRACE = re.compile(r"(?<!\\)((?:\\\\)+)(?=[{}]|$)")
+
+
+def _separate_backslashes(value: str) -> str:
+    """``\\\\`` (a line break) right before a brace or the end: a space in between.
+
+    BibTeX counts every brace, but most BibTeX readers (bibtexparser among them) take
+    any brace after a backslash for an escaped one; with the space both read the same.
+    """
+    if "\\\\" not in value:
+        return value
+    return _BACKSLASHES_BEFORE_BRACE.sub(r"\1 ", value)
