@@ -19,7 +19,7 @@ from .content.loader import load_catalog
 from .outputs.pages import Page, plan_pages
 from .parallel import Task, default_jobs, frozen_heap, jobs_chosen, run_tasks
 from .outputs.render import make_environment, render_page, site_globals
-from .outputs.search_index import build_search
+from .outputs.search import build_search
 from .errors import OutputError
 from .options import BuildOptions, BuildReport, Sources
 from .write.writer import SiteWriter, atomic_output

@@ -148,7 +148,7 @@ def test_no_broken_internal_links_under_a_subpath(subpath_site):
 
 
 def test_search_index_loads_and_finds_distinctive_words(site):
-    from generator.outputs.search_index import SearchEngine
+    from generator.outputs.search.index import SearchEngine
 
     files = {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in (site / "search").rglob("*.json")}
     assert set(json.loads(files["search/docs.json"])) == set(PAPERS)

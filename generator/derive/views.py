@@ -21,7 +21,7 @@ from ..content.model import Catalog, Link, Paper, Tag, Venue
 from ..parallel import parallel_map
 from .related import related_indices
 from ..content.slugs import author_key
-from ..text.markdown import excerpt, plain_text, render_abstract, render_title
+from ..text import excerpt, plain_text, render_abstract, render_title
 
 RECENT_COUNT = 10
 AUTHORS_SHOWN = 8  # a long author list shows this many, then "+ N more"...

@@ -91,7 +91,7 @@ from ..content.loader import read_site_config, read_venues, title_key
 from ..content.model import LINK_KINDS, PRESENTATIONS, Tag, Venue
 from ..content.slugs import slugify
 from ..content.taxonomy import read_taxonomy, suggest_tags
-from ..text.markdown import plain_text
+from ..text import plain_text
 
 CONTAINER_FIELDS = ("booktitle", "journal", "eventtitle")
 # Entry types that are volumes, not papers: never imported as papers (they can be crossref parents).

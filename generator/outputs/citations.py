@@ -48,7 +48,7 @@ from ..derive.views import PaperView, SiteData
 from ..content.model import LINK_KINDS, SiteConfig
 from ..text.latex.encode import latex_value
 from ..text.latex.tokens import clean_text
-from ..text.markdown import plain_text
+from ..text import plain_text
 
 ENTRY_TYPE = "inproceedings"
 ANONYMOUS = "anon"  # key prefix for papers without (Latin-script) authors

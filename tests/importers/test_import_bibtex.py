@@ -18,7 +18,7 @@ from generator.errors import ContentError
 from generator.importers.bibtex import bib_text_to_content, decode_url, import_bibtex
 from generator.importers.seeds import CREATED, KEPT_EDITED, UNCHANGED, UPDATED
 from generator.content.loader import load_catalog
-from generator.text.markdown import plain_text
+from generator.text import plain_text
 
 from ..conftest import REPO, ContentDir
 

@@ -24,7 +24,7 @@ from generator.derive.views import derive
 from generator.importers.bibtex import bib_text_to_content
 from generator.content.loader import load_catalog
 from generator.outputs.pages import plan_pages
-from generator.text.markdown import plain_text
+from generator.text import plain_text
 
 from ..conftest import REPO, ContentDir, bibtex_balanced
 

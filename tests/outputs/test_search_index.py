@@ -13,10 +13,10 @@ from lunr.index import Index
 from lunr.stemmer import stemmer as lunr_py_stemmer
 from lunr.token import Token
 
-from generator.outputs import search_index as si
+from generator.outputs.search import index as si
 from generator.derive.views import derive
 from generator.content.loader import load_catalog
-from generator.outputs.search_index import SearchEngine, build_search, query_units, stem, tokenize
+from generator.outputs.search.index import SearchEngine, build_search, query_units, stem, tokenize
 
 from ..conftest import REPO, paper_md
 

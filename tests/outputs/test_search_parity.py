@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.outputs import search_index as si
+from generator.outputs.search import index as si
 from generator.derive.views import derive
 from generator.content.loader import load_catalog
-from generator.outputs.search_index import SearchEngine, build_search
+from generator.outputs.search.index import SearchEngine, build_search
 
 from ..conftest import REPO, ContentDir, paper_md
 

@@ -1,4 +1,4 @@
-"""Tests for generator.text.markdown: Markdown + LaTeX -> safe HTML, MathML, plain text."""
+"""Tests for generator.text: Markdown + LaTeX -> safe HTML, MathML, plain text."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.text.markdown import excerpt, plain_text, render_abstract, render_title
+from generator.text import excerpt, plain_text, render_abstract, render_title
 
 SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
 COMMAND = re.compile(r"\\[A-Za-z]+")

@@ -65,7 +65,7 @@ from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 from lunr.stop_word_filter import WORDS as LUNR_STOP_WORDS
 from lunr.token_set import TokenSet
 
-from ..derive.views import PaperView, SiteData
+from ...derive.views import PaperView, SiteData
 
 FORMAT_VERSION = 1
 
