@@ -9,8 +9,8 @@ import sys
 from collections import Counter
 from operator import mul
 
-from generator.derive.views import related
-from generator.derive.views.related import cosine, related_indices, terms, vectors
+from generator.derive import related
+from generator.derive.related import cosine, related_indices, terms, vectors
 
 from ..conftest import REPO
 
@@ -110,8 +110,8 @@ def test_the_committed_catalog_matches_brute_force():
 
 
 def test_deterministic_across_hash_seeds():
-    code = ("import sys; sys.path.insert(0, %r); from tests.test_related import corpus; "
-            "from generator.derive.views.related import related_indices; print(related_indices(corpus(200, 3)))") % str(REPO)
+    code = ("import sys; sys.path.insert(0, %r); from tests.derive.test_related import corpus; "
+            "from generator.derive.related import related_indices; print(related_indices(corpus(200, 3)))") % str(REPO)
     outputs = {
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                        env={"PYTHONHASHSEED": seed}, cwd=REPO).stdout
