@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from .errors import OutputError
-from .options import LUNR_JS, PROJECT_ROOT, BuildOptions, BuildReport, Sources, find_asset
+from .options import LUNR_JS, BuildOptions, BuildReport, Sources, find_asset, theme_folder
 from .write.freshness import fingerprint
 from .write.writer import MARKER, remove_stale_folders, still_as_built
 
@@ -32,8 +32,8 @@ def build(options: BuildOptions) -> BuildReport:
         report.seconds[stage] = report.seconds.get(stage, 0.0) + now - clock
         clock = now
 
-    templates = options.templates or PROJECT_ROOT / "templates"
-    static = options.static or PROJECT_ROOT / "static"
+    templates = theme_folder("templates", options.templates)
+    static = theme_folder("static", options.static)
     lunr_js = find_asset(LUNR_JS)
     check_output_folder(options.output, options.content)
     inputs = fingerprint([options.content, templates, static, lunr_js], [options.base_url])

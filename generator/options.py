@@ -54,6 +54,16 @@ class BuildReport:
                 f"in {total:.2f}s ({stages})")
 
 
+def theme_folder(name: str, chosen: Path | None = None) -> Path:
+    """The ``templates`` or ``static`` folder a build uses: the one chosen, else the checkout's
+    (beside ``generator/``), else the working folder's (the tool installed from a wheel and
+    run in a checkout: the theme is not packaged yet)."""
+    if chosen is not None:
+        return Path(chosen)
+    beside = PROJECT_ROOT / name
+    return beside if beside.is_dir() else Path.cwd() / name
+
+
 def find_asset(relative: Path) -> Path:
     """Front-end files installed by npm, looked up in the working folder and the project."""
     for root in (Path.cwd(), PROJECT_ROOT):

@@ -20,7 +20,7 @@ import click
 
 from .build import build
 from .errors import ContentError, OutputError
-from .options import PROJECT_ROOT, BuildOptions
+from .options import BuildOptions, theme_folder
 from .write.freshness import snapshot
 from .write.writer import MARKER
 
@@ -108,8 +108,8 @@ def serve(options: BuildOptions, *, port: int, quiet: bool = False) -> None:
     if not ok and not had_site:
         sys.exit(1)  # nothing to serve: the error is printed above
 
-    roots = [Path(options.content), options.templates or PROJECT_ROOT / "templates",
-             options.static or PROJECT_ROOT / "static"]
+    roots = [Path(options.content), theme_folder("templates", options.templates),
+             theme_folder("static", options.static)]
     rebuilder = Rebuilder(options, [r for r in roots if Path(r).exists()], quiet)
 
     server = Server()
