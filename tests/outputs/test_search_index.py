@@ -16,9 +16,10 @@ from lunr.token import Token
 from generator.outputs.search import index as si
 from generator.derive.views import derive
 from generator.content.loader import load_catalog
-from generator.outputs.search.index import SearchEngine, build_search, query_units, stem, tokenize
+from generator.outputs.search.index import build_search, stem, tokenize
 
 from ..conftest import REPO, paper_md
+from .search_engine import SearchEngine, query_units
 
 
 def site_files(content):
@@ -184,7 +185,7 @@ def lunr_py_part(fields, docs) -> str:
         builder.add_terms(str(ref), {name: [stem(t) for t in doc[name] if t not in si.STOP_WORDS]
                                      for name, _ in fields})
     serialized = builder.build().serialize()
-    serialized["invertedIndex"].sort(key=lambda item: si._utf16_key(item[0]))
+    serialized["invertedIndex"].sort(key=lambda item: si.utf16_key(item[0]))
     for _, vector in serialized["fieldVectors"]:
         for i in range(1, len(vector), 2):
             vector[i] = si._significant(vector[i])

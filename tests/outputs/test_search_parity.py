@@ -25,9 +25,10 @@ import pytest
 from generator.outputs.search import index as si
 from generator.derive.views import derive
 from generator.content.loader import load_catalog
-from generator.outputs.search.index import SearchEngine, build_search
+from generator.outputs.search.index import build_search
 
 from ..conftest import REPO, ContentDir, paper_md
+from .search_engine import SearchEngine
 
 RUNNER = REPO / "tests" / "js" / "search_runner.js"
 

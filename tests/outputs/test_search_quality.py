@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.outputs.search.index import SearchEngine
-
+from .search_engine import SearchEngine
 from .test_search_parity import run_node, seed_site  # noqa: F401  (fixture)
 
 WATERMARK = "an-unforgeable-publicly-verifiable-watermark-for-large-language-models"
