@@ -26,9 +26,10 @@ from typing import Iterable, Mapping
 from lunr.token_set import TokenSet
 
 from generator.outputs.search.index import (
-    CHAIN_RE, CJK_CHAR, JOINER_RE, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_TOKEN, MAX_UNITS, MIN_FUZZY, MIN_PREFIX,
-    STOP_WORDS, W_EXACT, W_FUZZY, W_PREFIX, compounds, fold, stem, utf16_key,
+    MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, W_EXACT, W_FUZZY, W_PREFIX, utf16_key,
 )
+from generator.outputs.search.stemmer import stem
+from generator.outputs.search.tokens import CHAIN_RE, CJK_CHAR, JOINER_RE, MAX_TOKEN, STOP_WORDS, compounds, fold
 
 
 @dataclass(frozen=True)

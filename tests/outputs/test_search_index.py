@@ -1,4 +1,4 @@
-"""generator/search_index.py: tokenizing, stemming, the files written, and query semantics
+"""generator/outputs/search: tokenizing, stemming, the files written, and query semantics
 (run through the Python twin of the page's engine; the page itself is tested in
 tests/browser/test_search.py and the two are compared in test_search_parity.py)."""
 
@@ -13,10 +13,12 @@ from lunr.index import Index
 from lunr.stemmer import stemmer as lunr_py_stemmer
 from lunr.token import Token
 
-from generator.outputs.search import index as si
 from generator.derive.views import derive
 from generator.content.loader import load_catalog
-from generator.outputs.search.index import build_search, stem, tokenize
+from generator.outputs.search import build_search
+from generator.outputs.search.index import MAX_UNITS, PARTS, build_part, search_fields, significant, utf16_key
+from generator.outputs.search.stemmer import stem
+from generator.outputs.search.tokens import CHAR_MAP, MAX_TOKEN, STOP_WORDS, fold, tokenize
 
 from ..conftest import REPO, paper_md
 from .search_engine import SearchEngine, query_units
@@ -54,7 +56,7 @@ def test_tokenize(text, expected):
 def test_tokens_are_lowercase_letters_and_digits_only_and_bounded():
     text = "ÉCOLE naïve Ǆ ℍ " + "x" * 200 + " 深度学习 𝐀𝐁 Привет"
     tokens = tokenize(text)
-    assert "x" * 200 not in tokens and all(len(t) <= si.MAX_TOKEN for t in tokens)
+    assert "x" * 200 not in tokens and all(len(t) <= MAX_TOKEN for t in tokens)
     assert tokens[:5] == ["ecole", "naive", "dz", "h", "深"]  # one token per ideograph
     assert "ab" in tokens and "привет" in tokens
     for t in tokens:
@@ -68,7 +70,7 @@ def test_tex_and_markup_never_become_terms(content):
              r"and \textbf{bold} claims in \url{https://example.org/x}; $\alpha \leq \beta$ \footnote{fine}."))
     files = site_files(content)
     terms = set()
-    for name, _ in si.PARTS:
+    for name, _ in PARTS:
         terms |= {term for term, _ in json.loads(files[f"search/index-{name}.json"])["invertedIndex"]}
     for command in ("emph", "mathcal", "frac", "mathbb", "cite", "textbf", "url", "footnot", "leq", "smith2020"):
         assert command not in terms
@@ -96,7 +98,7 @@ def test_query_units():
     assert [(u.word, u.required) for u in query_units("graph n")] == [("graph", True), ("n", False)]
     assert query_units("the of and ") == []
     assert [u.word for u in query_units("in")] == ["in"]  # a stop word being typed is a prefix
-    assert len(query_units(" ".join(f"w{i}" for i in range(100)))) == si.MAX_UNITS
+    assert len(query_units(" ".join(f"w{i}" for i in range(100)))) == MAX_UNITS
     assert query_units("x" * 5000) == []  # longer than any token: no unit
 
 
@@ -110,7 +112,7 @@ def test_files_and_formats(content):
                                          tags=("optimization",), body="Gradient descent converges."))
     files = site_files(content)
     meta = json.loads(files["search/meta.json"])
-    assert [p["name"] for p in meta["parts"]] == [name for name, _ in si.PARTS]
+    assert [p["name"] for p in meta["parts"]] == [name for name, _ in PARTS]
     docs = json.loads(files["search/docs.json"])
     assert set(docs) == {"a-paper-on-graphs", "fast-convergence", "second"}
     assert docs["second"]["a"] == ["Zoë Müller"] and docs["second"]["g"] == ["optimization"]
@@ -145,7 +147,7 @@ def test_the_inverted_index_is_in_javascript_string_order(content):
     # UTF-16 order differs from Python's for characters beyond the BMP.
     content.add_paper("astral", paper_md(title="𠀀𠀁 and ｶﾞ and 豈 and ﬀ names", body="𝔘𝔫𝔦𝔠𝔬𝔡𝔢 text"))
     files = site_files(content)
-    for name, _ in si.PARTS:
+    for name, _ in PARTS:
         terms = [t for t, _ in json.loads(files[f"search/index-{name}.json"])["invertedIndex"]]
         keys = [t.encode("utf-16-be", "surrogatepass") for t in terms]
         assert keys == sorted(keys)
@@ -174,7 +176,7 @@ class _LunrTermBuilder(Builder):
 
 
 def lunr_py_part(fields, docs) -> str:
-    """What _build_part must write: lunr.py's Builder and Index.serialize, then our two
+    """What build_part must write: lunr.py's Builder and Index.serialize, then our two
     changes (JavaScript string order, 3 significant digits), as compact JSON."""
     builder = _LunrTermBuilder()
     builder.search_pipeline.add(lunr_py_stemmer)
@@ -182,25 +184,25 @@ def lunr_py_part(fields, docs) -> str:
     for name, boost in fields:
         builder.field(name, boost=boost)
     for ref, doc in enumerate(docs):
-        builder.add_terms(str(ref), {name: [stem(t) for t in doc[name] if t not in si.STOP_WORDS]
+        builder.add_terms(str(ref), {name: [stem(t) for t in doc[name] if t not in STOP_WORDS]
                                      for name, _ in fields})
     serialized = builder.build().serialize()
-    serialized["invertedIndex"].sort(key=lambda item: si.utf16_key(item[0]))
+    serialized["invertedIndex"].sort(key=lambda item: utf16_key(item[0]))
     for _, vector in serialized["fieldVectors"]:
         for i in range(1, len(vector), 2):
-            vector[i] = si._significant(vector[i])
+            vector[i] = significant(vector[i])
     return json.dumps(serialized, separators=(",", ":"), ensure_ascii=False)
 
 
 def test_parts_are_what_lunr_py_builds(content):
-    """_build_part writes lunr.py's own index (weights, term numbers, order), byte for byte."""
+    """build_part writes lunr.py's own index (weights, term numbers, order), byte for byte."""
     content.add_paper("astral", paper_md(title="𠀀𠀁 and ｶﾞ and 豈 and ﬀ names", body="𝔘𝔫𝔦𝔠𝔬𝔡𝔢 text text"))
     content.add_paper("stop", paper_md(title="The of and", authors=("A B",), body="Graph graph graphs GRAPH, a the"))
     views = derive(load_catalog(REPO / "content")).papers + derive(load_catalog(content.root)).papers
-    docs = [{k: tokenize(v) for k, v in si.search_fields(p).items()} for p in views]
+    docs = [{k: tokenize(v) for k, v in search_fields(p).items()} for p in views]
     docs.append({"title": [], "authors": [], "meta": ["the"], "abstract": []})  # nothing indexed
-    for _, fields in si.PARTS:
-        text, _ = si._build_part(fields, docs)
+    for _, fields in PARTS:
+        text, _ = build_part(fields, docs)
         assert text == lunr_py_part(fields, docs)
         Index.load(json.loads(text))
 
@@ -208,7 +210,7 @@ def test_parts_are_what_lunr_py_builds(content):
 def test_words_map_surface_forms_to_stems(content):
     content.add_paper("exp", paper_md(title="Experiments", body="Experimental experimentation condensation."))
     words = {}
-    for name, _ in si.PARTS:
+    for name, _ in PARTS:
         for term, surface in json.loads(site_files(content)[f"search/words-{name}.json"]).items():
             for w in surface.split(" "):
                 words[w] = term
@@ -298,8 +300,8 @@ def test_hostile_queries_do_not_break_anything(shelf):
 def test_the_folding_table_leaves_ascii_alone():
     # search-engine.js folds pure-ASCII text with toLowerCase() (its fast path) and Python
     # pre-fills ASCII with lower(): both rely on the table mapping no ASCII character.
-    assert all(ord(c) > 127 for c in si.CHAR_MAP)
-    assert si.fold("".join(map(chr, range(128)))) == "".join(map(chr, range(128))).lower()
+    assert all(ord(c) > 127 for c in CHAR_MAP)
+    assert fold("".join(map(chr, range(128)))) == "".join(map(chr, range(128))).lower()
 
 
 def test_fields_without_any_word_in_the_whole_catalog(tmp_path):

@@ -4,11 +4,11 @@ The index is built in Python and queried in the browser: if the two sides tokeni
 stemmed or dropped stop words differently, words would silently stop matching (what made
 Material for MkDocs drop prebuilt indexes, its #2976). Here the page's own engine
 (static/js/search-engine.js, with node_modules/lunr) runs under Node on the same inputs
-as generator/search_index.py, and everything is compared: stop words, the stemmer over
-~100,000 words, the tokenizer over every text of the seed catalog and hostile strings, the
-parsing of queries, and the full results (papers, order, scores, matched terms) of a fixed
-set of queries, including every keystroke of some, on the seed catalog and on a catalog of
-odd text.
+as generator/outputs/search and its Python twin (search_engine.py), and everything is
+compared: stop words, the stemmer over ~100,000 words, the tokenizer over every text of
+the seed catalog and hostile strings, the parsing of queries, and the full results
+(papers, order, scores, matched terms) of a fixed set of queries, including every
+keystroke of some, on the seed catalog and on a catalog of odd text.
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.outputs.search import index as si
 from generator.derive.views import derive
 from generator.content.loader import load_catalog
-from generator.outputs.search.index import build_search
+from generator.outputs.search import build_search
+from generator.outputs.search.index import search_fields
+from generator.outputs.search.stemmer import porter, stem
+from generator.outputs.search.tokens import STOP_WORDS, fold, tokenize
 
 from ..conftest import REPO, ContentDir, paper_md
 from .search_engine import SearchEngine
@@ -94,7 +96,7 @@ def odd_site(tmp_path_factory):
 def all_texts(site) -> list[str]:
     texts = []
     for view in site.papers:
-        texts += list(si.search_fields(view).values())
+        texts += list(search_fields(view).values())
     return texts
 
 
@@ -112,7 +114,7 @@ HOSTILE = [
 def vocabulary(texts: list[str]) -> list[str]:
     words = set()
     for text in texts:
-        words.update(re.findall(r"[a-z0-9]+", si.fold(text)))
+        words.update(re.findall(r"[a-z0-9]+", fold(text)))
     return sorted(words)
 
 
@@ -125,9 +127,9 @@ SUFFIXES = ["s", "es", "ed", "ing", "ly", "y", "e", "er", "ies", "ied", "ational
 
 def test_stop_words_agree(seed_site):
     site, _, _ = seed_site
-    words = sorted(si.STOP_WORDS) + vocabulary(all_texts(site))
+    words = sorted(STOP_WORDS) + vocabulary(all_texts(site))
     answer = run_node({"stopWords": words})
-    assert answer["stopWords"] == [w in si.STOP_WORDS for w in words]
+    assert answer["stopWords"] == [w in STOP_WORDS for w in words]
 
 
 def test_stemmer_agrees_on_100000_words(seed_site):
@@ -136,16 +138,16 @@ def test_stemmer_agrees_on_100000_words(seed_site):
     words = sorted({w + s for w in base for s in SUFFIXES} | set(base) | {"y" + w for w in base[:500]})
     assert len(words) > 100_000
     answer = run_node({"stem": words})
-    mismatches = [(w, si.porter(w), js) for w, js in zip(words, answer["stem"]) if si.porter(w) != js]
+    mismatches = [(w, porter(w), js) for w, js in zip(words, answer["stem"]) if porter(w) != js]
     assert not mismatches, mismatches[:20]
-    assert answer["stem"] == [si.stem(w) for w in words]
+    assert answer["stem"] == [stem(w) for w in words]
 
 
 def test_tokenizer_agrees(seed_site, odd_site):
     texts = all_texts(seed_site[0]) + all_texts(odd_site[0]) + HOSTILE
     answer = run_node({"foldConfig": json.loads(seed_site[1]["search/meta.json"])["fold"], "tokenize": texts})
     for text, tokens in zip(texts, answer["tokenize"]):
-        assert tokens == si.tokenize(text), text
+        assert tokens == tokenize(text), text
 
 
 QUERIES = [

@@ -25,13 +25,10 @@
     the abstracts (``{slug: text}``) in shards of ``SHARD_SIZE`` papers, fetched for the
     results on screen to show a snippet around the match.
 
-Text is never handed to Lunr's own tokenizer, trimmer or stemmer: lunr.py and lunr.js
-differ there (the tokenizer's separators, the trimmer's idea of a word character, and the
-stemmer: lunr.py turns "key", "deploy", "play" into "kei", "deploi", "plai", lunr.js does
-not). Instead ``tokenize`` folds and splits text the same way as ``search-engine.js`` does
-with the table in ``meta.json``, and ``stem`` is a line-by-line port of lunr.js's stemmer;
-the index is built from those terms with an empty pipeline. ``tests/test_search_parity.py``
-runs the two sides on the same inputs.
+The words indexed come from ``tokens`` (folding, splitting, stop words) and ``stemmer``
+(lunr.js's Porter stemmer), never from Lunr's own pipeline, whose lunr.py and lunr.js
+versions differ; the index is built from those terms with an empty pipeline. Each part is
+written by ``build_part`` directly, as lunr.py's ``Builder`` would serialize it.
 
 The query settings (``MAX_UNITS``, ``W_EXACT``, ...) go to ``meta.json`` for the page's
 query code (``static/js/search-engine.js``), which ranks papers by these parts' Lunr field
@@ -41,20 +38,18 @@ is ``tests/outputs/search_engine.py``.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import json.encoder
 import math
-import re
-import unicodedata
 from collections import Counter
 from typing import Mapping, Sequence
 
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
-from lunr.stop_word_filter import WORDS as LUNR_STOP_WORDS
 
 from ...derive.views import PaperView, SiteData
+from .stemmer import stem
+from .tokens import CHAR_MAP, MAX_TOKEN, STOP_WORDS, UMLAUTS, tokenize
 
 FORMAT_VERSION = 1
 
@@ -68,230 +63,19 @@ PARTS: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = (
 )
 SHARD_SIZE = 25  # abstracts per file under search/text/
 
-# Query expansion (mirrored in search-engine.js).
+# Query expansion: written to meta.json for the page's query code (search-engine.js).
 MAX_QUERY_CHARS = 200
 MAX_UNITS = 12
 MIN_PREFIX = 2  # a half-typed last word of fewer letters is not expanded
 MIN_FUZZY = 5  # words of 5+ letters also match with one edit
 MAX_EXPANSIONS = 40  # per word and route, the most frequent terms are kept
-MAX_TOKEN = 40  # longer tokens are dropped (nobody types them; hostile input)
 W_EXACT = 1.0
 W_PREFIX = 0.6
 W_FUZZY = 0.25
 
-STOP_WORDS = frozenset(LUNR_STOP_WORDS)
-
-# ---------------------------------------------------------------------------------------
-# Tokenizing: fold each character, then split into words
-# ---------------------------------------------------------------------------------------
-
-GREEK = {
-    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon",
-    "ζ": "zeta", "η": "eta", "θ": "theta", "ϑ": "theta", "ι": "iota", "κ": "kappa", "ϰ": "kappa",
-    "λ": "lambda", "μ": "mu", "ν": "nu", "ξ": "xi", "ο": "omicron", "π": "pi", "ϖ": "pi",
-    "ρ": "rho", "ϱ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau", "υ": "upsilon", "φ": "phi",
-    "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega",
-}
-# Letters that Unicode decomposition leaves alone, spelled the way people type them.
-LETTERS = {
-    "ø": "o", "đ": "d", "ð": "d", "ħ": "h", "ı": "i", "ł": "l", "œ": "oe", "æ": "ae", "ß": "ss",
-    "þ": "th", "ŧ": "t", "ƒ": "f", "ĸ": "k", "ŋ": "n", "ȷ": "j",
-}
-# Apostrophes join the letters around them (O'Brien -> obrien, model's -> models);
-# these hyphens chain words (K-means -> k, means, kmeans).
-APOSTROPHES = {"’": "'", "‘": "'", "ʼ": "'", "ʻ": "'"}
-HYPHENS = {"‐": "-", "‑": "-"}
-# Invisible characters inside words (soft hyphens and zero-width spaces from PDFs and web
-# pages): dropped, so "gra\u00adph" is "graph".
-INVISIBLE = {"\u00ad": "", "\u200b": "", "\u200c": "", "\u200d": "", "\u2060": "", "\ufeff": ""}
-CHAR_MAP: dict[str, str] = {**GREEK, **LETTERS, **APOSTROPHES, **HYPHENS, **INVISIBLE}
-
-# German spellings of umlauts, added to author names only (Müller is also found as Mueller).
-UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
-
-# Chinese and Japanese are written without spaces: each ideograph or kana is a word of its
-# own (a query for 学習 then finds 深層学習による…), as lunr's own CJK support does not exist.
-# (々〆〇, hiragana and katakana without their punctuation ゠ and ・, ideographs up to
-# Extension I: explicit ranges, so Python and JavaScript agree whatever their Unicode version)
-CJK = ("\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
-       "\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ee5f\U00030000-\U000323af")
-CJK_CHAR = re.compile(f"[{CJK}]")
-_PART = rf"[{CJK}]|[^\W_{CJK}]+(?:'+[^\W_{CJK}]+)*"
-CHAIN_RE = re.compile(rf"(?:{_PART})(?:[-_]+(?:{_PART}))*")
-JOINER_RE = re.compile(r"[-_]+")
-
-
-def fold_char(char: str) -> str:
-    """One character folded: lower case, compatibility decomposition, marks dropped, mapped."""
-    text = unicodedata.normalize("NFKD", char.lower())
-    text = "".join(c for c in text if not unicodedata.category(c).startswith("M")).lower()
-    return "".join(CHAR_MAP.get(c, c) for c in text)
-
-
-class _FoldTable(dict):
-    """``str.translate`` table that folds each character on first sight (then cached)."""
-
-    def __missing__(self, code: int) -> str:
-        value = fold_char(chr(code))
-        self[code] = value
-        return value
-
-
-_FOLD = _FoldTable({code: chr(code).lower() for code in range(128)})
-
-
-def fold(text: str) -> str:
-    """'José K-Means’ α' -> "jose k-means' alpha": the text the tokenizer splits."""
-    return text.translate(_FOLD)
-
-
-def tokenize(text: str) -> list[str]:
-    """Words of ``text`` as the index and the query see them (before stop words and stems).
-
-    Folded text is split into runs of letters and digits; apostrophes inside a run are
-    dropped; words joined by hyphens or underscores also give their compounds (each
-    adjacent pair and the whole chain): ``$K$-means`` (plain text "K-means") -> ``k``,
-    ``means``, ``kmeans``. Tokens longer than ``MAX_TOKEN`` characters are dropped.
-    """
-    tokens: list[str] = []
-    for chain in CHAIN_RE.findall(fold(text)):
-        if "'" in chain:
-            chain = chain.replace("'", "")
-        if "-" in chain or "_" in chain:
-            parts = JOINER_RE.split(chain)
-            tokens.extend(parts)
-            tokens.extend(compounds(parts))
-        else:
-            tokens.append(chain)
-    return [t for t in tokens if len(t) <= MAX_TOKEN]
-
-
-def compounds(parts: Sequence[str]) -> list[str]:
-    if len(parts) < 2:
-        return []
-    found = [parts[i] + parts[i + 1] for i in range(len(parts) - 1)]
-    if len(parts) > 2:
-        found.append("".join(parts))
-    return found
-
-
-# ---------------------------------------------------------------------------------------
-# Stemming: a port of lunr.js 2.3.9's lunr.stemmer (Porter), for ASCII words only
-# ---------------------------------------------------------------------------------------
-
-_STEP2 = {
-    "ational": "ate", "tional": "tion", "enci": "ence", "anci": "ance", "izer": "ize", "bli": "ble",
-    "alli": "al", "entli": "ent", "eli": "e", "ousli": "ous", "ization": "ize", "ation": "ate",
-    "ator": "ate", "alism": "al", "iveness": "ive", "fulness": "ful", "ousness": "ous",
-    "aliti": "al", "iviti": "ive", "biliti": "ble", "logi": "log",
-}
-_STEP3 = {"icate": "ic", "ative": "", "alize": "al", "iciti": "ic", "ical": "ic", "ful": "", "ness": ""}
-_c = "[^aeiou]"
-_v = "[aeiouy]"
-_C = _c + "[^aeiouy]*"
-_V = _v + "[aeiou]*"
-_RE_MGR0 = re.compile("^(" + _C + ")?" + _V + _C)
-_RE_MEQ1 = re.compile("^(" + _C + ")?" + _V + _C + "(" + _V + ")?$")
-_RE_MGR1 = re.compile("^(" + _C + ")?" + _V + _C + _V + _C)
-_RE_S_V = re.compile("^(" + _C + ")?" + _v)
-_RE_1A = re.compile(r"^(.+?)(ss|i)es$")
-_RE2_1A = re.compile(r"^(.+?)([^s])s$")
-_RE_1B = re.compile(r"^(.+?)eed$")
-_RE2_1B = re.compile(r"^(.+?)(ed|ing)$")
-_RE_1B_2 = re.compile(r".$")
-_RE2_1B_2 = re.compile(r"(at|bl|iz)$")
-_RE3_1B_2 = re.compile(r"([^aeiouylsz])\1$")
-_RE4_1B_2 = re.compile("^" + _C + _v + "[^aeiouwxy]$")
-_RE_1C = re.compile(r"^(.+?[^aeiou])y$")
-_RE_2 = re.compile(r"^(.+?)(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism"
-                   r"|iveness|fulness|ousness|aliti|iviti|biliti|logi)$")
-_RE_3 = re.compile(r"^(.+?)(icate|ative|alize|iciti|ical|ful|ness)$")
-_RE_4 = re.compile(r"^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$")
-_RE2_4 = re.compile(r"^(.+?)(s|t)(ion)$")
-_RE_5 = re.compile(r"^(.+?)e$")
-_RE_5_1 = re.compile(r"ll$")
-_RE3_5 = re.compile("^" + _C + _v + "[^aeiouwxy]$")
-_ASCII_WORD = re.compile(r"^[a-z0-9]+$")
-
-
-def porter(w: str) -> str:
-    """lunr.js's ``porterStemmer``, statement by statement (its regexes are ASCII-safe here)."""
-    if len(w) < 3:
-        return w
-    firstch = w[0]
-    if firstch == "y":
-        w = "Y" + w[1:]
-    # Step 1a
-    if _RE_1A.search(w):
-        w = _RE_1A.sub(r"\1\2", w, count=1)
-    elif _RE2_1A.search(w):
-        w = _RE2_1A.sub(r"\1\2", w, count=1)
-    # Step 1b
-    fp = _RE_1B.search(w)
-    if fp:
-        if _RE_MGR0.search(fp.group(1)):
-            w = _RE_1B_2.sub("", w, count=1)
-    else:
-        fp = _RE2_1B.search(w)
-        if fp:
-            stem = fp.group(1)
-            if _RE_S_V.search(stem):
-                w = stem
-                if _RE2_1B_2.search(w):
-                    w = w + "e"
-                elif _RE3_1B_2.search(w):
-                    w = _RE_1B_2.sub("", w, count=1)
-                elif _RE4_1B_2.search(w):
-                    w = w + "e"
-    # Step 1c
-    fp = _RE_1C.search(w)
-    if fp:
-        w = fp.group(1) + "i"
-    # Step 2
-    fp = _RE_2.search(w)
-    if fp and _RE_MGR0.search(fp.group(1)):
-        w = fp.group(1) + _STEP2[fp.group(2)]
-    # Step 3
-    fp = _RE_3.search(w)
-    if fp and _RE_MGR0.search(fp.group(1)):
-        w = fp.group(1) + _STEP3[fp.group(2)]
-    # Step 4
-    fp = _RE_4.search(w)
-    if fp:
-        if _RE_MGR1.search(fp.group(1)):
-            w = fp.group(1)
-    else:
-        fp = _RE2_4.search(w)
-        if fp:
-            stem = fp.group(1) + fp.group(2)
-            if _RE_MGR1.search(stem):
-                w = stem
-    # Step 5
-    fp = _RE_5.search(w)
-    if fp:
-        stem = fp.group(1)
-        if _RE_MGR1.search(stem) or (_RE_MEQ1.search(stem) and not _RE3_5.search(stem)):
-            w = stem
-    if _RE_5_1.search(w) and _RE_MGR1.search(w):
-        w = _RE_1B_2.sub("", w, count=1)
-    if firstch == "y":
-        w = "y" + w[1:]
-    return w
-
-
-@functools.lru_cache(maxsize=200_000)
-def stem(word: str) -> str:
-    """The index term of a token: Porter stem for ASCII letters and digits, else the token."""
-    return porter(word) if _ASCII_WORD.match(word) else word
-
 
 def index_terms(text: str) -> list[str]:
     return [stem(t) for t in tokenize(text) if t not in STOP_WORDS]
-
-
-# ---------------------------------------------------------------------------------------
-# Building the files
-# ---------------------------------------------------------------------------------------
 
 
 def search_fields(view: PaperView) -> dict[str, str]:
@@ -337,7 +121,7 @@ _PIPELINE = ["stemmer"]  # the search pipeline lunr.py records for ``lunr.stemme
 _encode_string = json.encoder.encode_basestring  # how ``json.dumps(ensure_ascii=False)`` writes a string
 
 
-def _significant(value: float) -> float | int:
+def significant(value: float) -> float | int:
     """Vector weights to 3 significant digits (lunr keeps 3 decimals): a third smaller file."""
     rounded = float(f"{value:.3g}")
     return int(rounded) if rounded.is_integer() else rounded
@@ -349,19 +133,19 @@ def _idf(documents_with_term: int, document_count: int) -> float:
     return math.log(1 + abs(x))
 
 
-def _build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]]) -> tuple[str, dict]:
+def build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]]) -> tuple[str, dict]:
     """The serialized lunr index (JSON text) of one part over already-stemmed terms, and its
     surface words.
 
     This writes exactly what lunr.py's ``Builder`` (fed these terms, with an empty pipeline
     and the stemmer as search pipeline) then ``Index.serialize()`` and ``json.dumps`` would,
     after two changes of ours: the inverted index in JavaScript string order (lunr.js's
-    loader needs it) and vector weights to 3 significant digits (``_significant``). Building
+    loader needs it) and vector weights to 3 significant digits (``significant``). Building
     it directly skips lunr.py's per-element sorted inserts, its token set (unused when
     serializing) and one small dict per posting, which took most of a 10,000-paper build.
     Term numbers (``_index``) are given in order of first appearance (document, field, then
-    position), as lunr.py does. ``tests/test_search_index.py`` compares the output with
-    lunr.py's own.
+    position), as lunr.py does. ``tests/outputs/test_search_index.py`` compares the output
+    with lunr.py's own.
     """
     names = [name for name, _ in fields]
     boosts = [boost for _, boost in fields]
@@ -403,7 +187,7 @@ def _build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, S
     formatted: dict[float, str] = {}
 
     def weight(score: float) -> str:
-        text = formatted[score] = str(_significant(round(score, 3)))
+        text = formatted[score] = str(significant(round(score, 3)))
         return text
 
     known = formatted.get
@@ -455,7 +239,7 @@ def build_search(site: SiteData) -> dict[str, str]:
     files: dict[str, str] = {}
     parts = []
     for name, fields in PARTS:
-        index_text, vocabulary = _build_part(fields, tokenized)
+        index_text, vocabulary = build_part(fields, tokenized)
         files[f"search/index-{name}.json"] = index_text
         files[f"search/words-{name}.json"] = _dump(vocabulary)
         parts.append({"name": name, "fields": [f for f, _ in fields],
