@@ -750,7 +750,7 @@ _SIMPLE_PIECES = st.sampled_from(
 
 
 def _simple_vs_parsed(source: str) -> None:
-    from generator.text import markdown as text
+    from generator.text import render as text
 
     if not text._is_simple(source):
         return
@@ -777,7 +777,7 @@ def test_simple_text_examples_match_the_parser(source):
 
 
 def test_simple_text_is_recognised():
-    from generator.text import markdown as text
+    from generator.text import render as text
 
     assert text._is_simple("A Study of Graphs: Methods, Results (and 50% More)!")
     assert text._is_simple("First paragraph.\n\nSecond one,\nover two lines.")
