@@ -1,0 +1,124 @@
+"""The citation of each paper (``Citation``) and of the whole catalog (``CitationIndex``)."""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from ...derive.views import PaperView, SiteData
+from ..urls import SiteUrls, paper_bib_path, paper_page, paper_ris_path
+from .bibtex import CITE_FIELDS, bibtex_fields, write_bibtex
+from .coins import coins_kev
+from .keys import assign_keys, base_key
+from .links import best_link
+from .meta import Meta, highwire_tags, json_for_script, json_ld
+from .plain import one_line, text_as_shown
+from .ris import ris_record
+
+
+class Citation:
+    """Everything a paper page, a list item or an export needs to cite a paper.
+
+    The light fields are computed when the citation is made: list items need the COinS of
+    every paper, about ten times per build. The texts (BibTeX, RIS, meta tags, JSON-LD) are
+    computed on each access instead of kept: each is used once or twice per build (the paper
+    page, the exports), and keeping them took ~180 MB at 10,000 papers.
+    """
+
+    __slots__ = ("_index", "_view", "_location", "key", "url", "page_url", "bib_path", "ris_path",
+                 "coins", "canonical")
+
+    def __init__(self, index: CitationIndex, view: PaperView):
+        urls = index.urls
+        self._index = index
+        self._view = view
+        self._location = index.locations.get(view.venue.id)
+        self.key: str = index.keys.get(view.slug) or base_key(view)
+        self.page_url: str = urls.best(paper_page(view.slug))  # absolute page URL, else a path from the host root
+        # the BibTeX/RIS url: absolute page URL, else the best external link
+        self.url: str | None = urls.absolute(paper_page(view.slug)) or best_link(view)
+        self.bib_path: str = paper_bib_path(view.slug)  # relative to the site root: papers/<slug>/<slug>.bib
+        self.ris_path: str = paper_ris_path(view.slug)
+        self.coins: str = coins_kev(view, self.url)  # OpenURL ContextObject for <span class="Z3988">
+        self.canonical: str = self.page_url  # absolute when base_url is absolute, else a path
+
+    @property
+    def bibtex(self) -> str:
+        """The entry shown on the page (no abstract)."""
+        fields = [(name, value) for name, value in self._full_fields() if name in CITE_FIELDS]
+        return write_bibtex([(self.key, fields)])
+
+    @property
+    def bibtex_full(self) -> str:
+        """The .bib file: with abstract, keywords and every link."""
+        return write_bibtex([(self.key, self._full_fields())])
+
+    def _full_fields(self) -> list[tuple[str, str]]:
+        return bibtex_fields(self._view, self.url, self._location)
+
+    @property
+    def ris(self) -> str:
+        """Shown on the page (no abstract)."""
+        return ris_record(self._view, self.url, self.key, self._location, full=False)
+
+    @property
+    def ris_full(self) -> str:
+        """The .ris file (CRLF line ends, as RIS wants)."""
+        return ris_record(self._view, self.url, self.key, self._location, full=True, newline="\r\n")
+
+    @property
+    def meta_names(self) -> tuple[Meta, ...]:
+        """<meta name=… content=…>: Highwire, Twitter."""
+        view = self._view
+        names = list(highwire_tags(view, self.page_url))
+        names += [Meta("twitter:card", "summary"), Meta("twitter:title", text_as_shown(view.paper.title))]
+        if view.description:
+            names.append(Meta("twitter:description", one_line(view.description)))
+        return tuple(names)
+
+    @property
+    def meta_properties(self) -> tuple[Meta, ...]:
+        """<meta property=… content=…>: OpenGraph."""
+        view, index = self._view, self._index
+        props = [Meta("og:type", "article"), Meta("og:title", text_as_shown(view.paper.title))]
+        if view.description:
+            props.append(Meta("og:description", one_line(view.description)))
+        page_abs = index.urls.absolute(paper_page(view.slug))
+        if page_abs:
+            props.append(Meta("og:url", page_abs))
+        props.append(Meta("og:site_name", one_line(index.config.title)))
+        props.append(Meta("article:section", one_line(view.venue.name)))
+        props += [Meta("article:tag", t.name) for t in view.tags]
+        return tuple(props)
+
+    @property
+    def json_ld(self) -> Markup:
+        """Escaped for a <script type="application/ld+json">."""
+        return json_for_script(json_ld(self._view, self._index.urls, self._index.config))
+
+
+class CitationIndex:
+    """Citations of every paper of a site; keys are assigned once for the whole catalog."""
+
+    def __init__(self, site: SiteData):
+        self.site = site
+        self.config = site.catalog.site
+        self.urls = SiteUrls.from_config(self.config)
+        self.keys = assign_keys(site.papers)
+        self.locations = {v.ref.id: v.venue.location for v in site.venues}
+        self._cache: dict[str, Citation] = {}
+
+    @property
+    def absolute(self) -> bool:
+        return self.urls.absolute_base is not None
+
+    def __call__(self, view: PaperView) -> Citation:
+        return self.for_paper(view)
+
+    def for_paper(self, view: PaperView) -> Citation:
+        cached = self._cache.get(view.slug)
+        if cached is None:
+            cached = self._cache[view.slug] = self._make(view)
+        return cached
+
+    def _make(self, view: PaperView) -> Citation:
+        return Citation(self, view)

@@ -1,0 +1,97 @@
+"""Metadata in a paper page's head: Highwire Press tags (``highwire_tags``), schema.org JSON-LD
+(``json_ld``, written by ``json_for_script``) and the ``Meta`` name/content pairs."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from ...content.model import SiteConfig
+from ...derive.views import PaperView
+from ..urls import SiteUrls, author_page, paper_page, venue_page
+from .links import arxiv_id
+from .plain import one_line, text_as_shown
+
+
+@dataclass(frozen=True, slots=True)
+class Meta:
+    name: str
+    content: str
+
+
+def highwire_tags(view: PaperView, page_url: str) -> tuple[Meta, ...]:
+    """``citation_*`` tags (Google Scholar, Zotero), in the order Scholar documents them."""
+    tags = [Meta("citation_title", text_as_shown(view.paper.title))]
+    tags += [Meta("citation_author", one_line(a)) for a in view.paper.authors]
+    tags.append(Meta("citation_publication_date", str(view.venue.year)))
+    tags.append(Meta("citation_conference_title", one_line(view.venue.full_name)))
+    pdf = next((link.url for link in view.links if link.kind == "pdf"), None)
+    if pdf:
+        tags.append(Meta("citation_pdf_url", pdf))
+    tags.append(Meta("citation_abstract_html_url", page_url))
+    arxiv = next((arxiv_id(link.url) for link in view.links if link.kind == "arxiv"), None)
+    if arxiv:
+        tags.append(Meta("citation_arxiv_id", arxiv))
+    if view.tags:
+        tags.append(Meta("citation_keywords", "; ".join(t.name for t in view.tags)))
+    return tuple(tags)
+
+
+_COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # json.dumps(data, these options)
+
+
+def json_for_script(data: object) -> Markup:
+    """JSON for a ``<script type="application/ld+json">`` element.
+
+    ``<``, ``>`` and ``&`` are written as ``\\u003c`` … (they only occur inside JSON strings,
+    where the escapes mean the same), so no content can end the script element or open an
+    HTML comment; U+2028/U+2029 are escaped for old JavaScript parsers.
+    """
+    text = _COMPACT_JSON.encode(data)
+    for char, escape in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"),
+                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(char, escape)
+    return Markup(text)
+
+
+def json_ld(view: PaperView, urls: SiteUrls, config: SiteConfig) -> dict[str, object]:
+    """schema.org ``ScholarlyArticle`` data of a paper."""
+    page = urls.absolute(paper_page(view.slug))
+    data: dict[str, object] = {
+        "@context": "https://schema.org",
+        "@type": "ScholarlyArticle",
+        "name": text_as_shown(view.paper.title),
+        "headline": text_as_shown(view.paper.title),
+    }
+    if page:
+        data["@id"] = page
+        data["url"] = page
+        data["mainEntityOfPage"] = page
+    if view.paper.authors:
+        data["author"] = [
+            {"@type": "Person", "name": one_line(name),
+             **({"url": urls.absolute(author_page(ref.slug))} if urls.absolute_base else {})}
+            for name, ref in zip(view.paper.authors, view.authors)
+        ]
+    data["datePublished"] = str(view.venue.year)
+    event: dict[str, object] = {"@type": "PublicationEvent", "name": one_line(view.venue.full_name)}
+    if urls.absolute_base:
+        event["url"] = urls.absolute(venue_page(view.venue.id))
+    data["publication"] = event
+    if view.abstract_plain:
+        data["abstract"] = one_line(view.abstract_plain)
+    if view.description:
+        data["description"] = one_line(view.description)
+    if view.tags:
+        data["keywords"] = [t.name for t in view.tags]
+    if config.language:
+        data["inLanguage"] = config.language
+    external = [link.url for link in view.links]
+    if external:
+        data["sameAs"] = external
+    pdf = next((link.url for link in view.links if link.kind == "pdf"), None)
+    if pdf:
+        data["encoding"] = {"@type": "MediaObject", "contentUrl": pdf, "encodingFormat": "application/pdf"}
+    return data

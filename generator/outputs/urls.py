@@ -1,0 +1,168 @@
+"""Every path and URL of the built site, made in one place.
+
+A *path* is relative to the site root and never starts with "/": ``""`` is the home page,
+the path of a page ends in "/" (it is written as ``<path>index.html``) or names a file
+(``404.html``, ``papers.bib``, ``reading-list/data/0.json``). ``SiteUrls`` turns a path
+into a URL: the base path and the path (``/catalog/papers/x/``) for links within the
+site, or the absolute URL (``https://host/catalog/papers/x/``) when ``base_url`` is one;
+feeds, sitemaps and metadata need those.
+
+===================================  ==============================================
+``""``                               the home page
+``papers/``  ``venues/``  ``tags/``  the lists of all papers, venues, tags, authors
+``authors/``
+``papers/<slug>/``                   a paper (``paper_page``)
+``venues/<id>/``                     a venue (``venue_page``)
+``tags/<id>/``                       a tag (``tag_page``)
+``authors/<slug>/``                  an author (``author_page``)
+``<list>page/<n>/``                  page n > 1 of a paper list (``list_page``)
+``reading-list/``, ``search/``       the reading list (data in ``reading-list/data/<n>.json``), search
+``404.html``                         the page for missing pages
+``papers/<slug>/<slug>.bib``/.ris    one paper's BibTeX and RIS
+``venues/<id>/<id>.bib``             a venue's BibTeX, ``tags/<id>/<id>.bib`` a tag's
+``venues/<id>/feed.xml``             a venue's Atom feed, ``tags/<id>/feed.xml`` a tag's
+``papers.bib``, ``feed.xml``         the catalog's BibTeX and Atom feed
+``papers.json``, ``sitemap.xml``,    the catalog as data, the sitemap (``sitemap-<n>.xml``
+``robots.txt``                       past 50,000 URLs), robots.txt
+===================================  ==============================================
+
+The derived views (``derive.views``: ``PaperView.url``, ``VenueRef.url``, ``TagRef.url``,
+``AuthorRef.url``) give the templates the same page paths; derive is an earlier stage and
+cannot import this module, so ``tests/outputs/test_urls.py`` checks that the two agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from ..content.model import SiteConfig
+
+# ---------------------------------------------------------------------------------------
+# Pages
+# ---------------------------------------------------------------------------------------
+
+HOME = ""
+PAPERS = "papers/"  # all papers; each paper's folder is under it
+VENUES = "venues/"
+TAGS = "tags/"
+AUTHORS = "authors/"
+READING_LIST = "reading-list/"
+SEARCH = "search/"
+NOT_FOUND = "404.html"
+
+
+def paper_page(slug: str) -> str:
+    return f"{PAPERS}{slug}/"
+
+
+def venue_page(venue_id: str) -> str:
+    return f"{VENUES}{venue_id}/"
+
+
+def tag_page(tag_id: str) -> str:
+    return f"{TAGS}{tag_id}/"
+
+
+def author_page(slug: str) -> str:
+    return f"{AUTHORS}{slug}/"
+
+
+def list_page(list_url: str, number: int) -> str:
+    """Page ``number`` (1-based) of a paginated list whose first page is at ``list_url``."""
+    return list_url if number == 1 else f"{list_url}page/{number}/"
+
+
+def in_list(url: str, list_url: str) -> bool:
+    """Whether ``url`` is one of the pages of the list whose first page is at ``list_url``."""
+    return url == list_url or url.startswith(f"{list_url}page/")
+
+
+def reading_list_data(number: int) -> str:
+    """The reading list's data file ``number`` (0-based)."""
+    return f"{READING_LIST}data/{number}.json"
+
+
+def is_folder(url: str) -> bool:
+    """Whether a page's path is a folder (the home page and paths ending in "/")."""
+    return url == "" or url.endswith("/")
+
+
+def output_path(url: str) -> str:
+    """The file a page at ``url`` is written to: ``<url>index.html`` for a folder."""
+    return url + "index.html" if is_folder(url) else url
+
+
+def section(url: str) -> str:
+    """The path's first segment ("papers", "tags", ...; "" for the home page)."""
+    return url.split("/", 1)[0] if "/" in url else ""
+
+
+# ---------------------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------------------
+
+FEED = "feed.xml"  # an Atom feed, in the folder of what it follows
+CATALOG_BIB = "papers.bib"
+CATALOG_FEED = FEED
+PAPERS_JSON = "papers.json"
+SITEMAP = "sitemap.xml"
+ROBOTS = "robots.txt"
+
+
+def paper_bib_path(slug: str) -> str:
+    return f"{paper_page(slug)}{slug}.bib"
+
+
+def paper_ris_path(slug: str) -> str:
+    return f"{paper_page(slug)}{slug}.ris"
+
+
+def venue_bib_path(venue_id: str) -> str:
+    return f"{venue_page(venue_id)}{venue_id}.bib"
+
+
+def tag_bib_path(tag_id: str) -> str:
+    return f"{tag_page(tag_id)}{tag_id}.bib"
+
+
+def venue_feed_path(venue_id: str) -> str:
+    return f"{venue_page(venue_id)}{FEED}"
+
+
+def tag_feed_path(tag_id: str) -> str:
+    return f"{tag_page(tag_id)}{FEED}"
+
+
+def sitemap_part(number: int) -> str:
+    """Sitemap file ``number`` (1-based) of a sitemap index."""
+    return f"sitemap-{number}.xml"
+
+
+# ---------------------------------------------------------------------------------------
+# URLs
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SiteUrls:
+    """URLs of the site's files: ``path`` (with the base path) or ``absolute`` (or None)."""
+
+    base_path: str  # "/" or "/catalog/"
+    absolute_base: str | None  # "https://host/catalog/" or None when base_url is a path
+
+    @classmethod
+    def from_config(cls, config: SiteConfig) -> "SiteUrls":
+        parts = urlsplit(config.base_url)
+        absolute = config.base_url if parts.scheme else None
+        return cls(parts.path or "/", absolute)
+
+    def path(self, rel: str) -> str:
+        return self.base_path + rel
+
+    def absolute(self, rel: str) -> str | None:
+        return self.absolute_base + rel if self.absolute_base else None
+
+    def best(self, rel: str) -> str:
+        """Absolute when possible, else a path from the root of the host."""
+        return self.absolute(rel) or self.path(rel)
