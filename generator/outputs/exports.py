@@ -37,9 +37,12 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from .. import __version__
-from .citations import CitationIndex, SiteUrls, paper_date, text_as_shown
+from .citations import CitationIndex, paper_date, text_as_shown
 from ..derive.views import PaperView, SiteData, TagView, VenueView
 from .pages import Page, plan_pages
+from .urls import (CATALOG_BIB, CATALOG_FEED, HOME, PAPERS, PAPERS_JSON, ROBOTS, SITEMAP, TAGS, SiteUrls,
+                   author_page, in_list, is_folder, paper_page, sitemap_part, tag_bib_path, tag_feed_path, tag_page,
+                   venue_bib_path, venue_feed_path, venue_page)
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -48,29 +51,8 @@ XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 FEED_LIMIT = 500  # entries per feed: the newest papers
 SITEMAP_LIMIT = 50_000  # URLs per sitemap file (the protocol's limit)
 
-CATALOG_BIB = "papers.bib"
-CATALOG_FEED = "feed.xml"
-PAPERS_JSON = "papers.json"
-SITEMAP = "sitemap.xml"
-ROBOTS = "robots.txt"
 JSON_FORMAT = "papershelf-catalog"
 JSON_VERSION = 1
-
-
-def venue_bib_path(venue_id: str) -> str:
-    return f"venues/{venue_id}/{venue_id}.bib"
-
-
-def tag_bib_path(tag_id: str) -> str:
-    return f"tags/{tag_id}/{tag_id}.bib"
-
-
-def venue_feed_path(venue_id: str) -> str:
-    return f"venues/{venue_id}/feed.xml"
-
-
-def tag_feed_path(tag_id: str) -> str:
-    return f"tags/{tag_id}/feed.xml"
 
 
 @dataclass(frozen=True)
@@ -161,7 +143,7 @@ def papers_json(site: SiteData, citations: CitationIndex) -> str:
             "base_url": config.base_url,
             "language": config.language,
             "owner": config.owner,
-            "url": urls.best(""),
+            "url": urls.best(HOME),
         },
         "venues": [
             {
@@ -173,7 +155,7 @@ def papers_json(site: SiteData, citations: CitationIndex) -> str:
                 "location": v.venue.location,
                 "dates": v.venue.dates,
                 "description": v.venue.description,
-                "page": urls.best(v.ref.url),
+                "page": urls.best(venue_page(v.ref.id)),
                 "bibtex": urls.best(venue_bib_path(v.ref.id)),
                 "papers": len(v.papers),
             }
@@ -184,7 +166,7 @@ def papers_json(site: SiteData, citations: CitationIndex) -> str:
                 "id": t.ref.id,
                 "name": t.ref.name,
                 "description": t.ref.description,
-                "page": urls.best(t.ref.url),
+                "page": urls.best(tag_page(t.ref.id)),
                 "bibtex": urls.best(tag_bib_path(t.ref.id)),
                 "papers": len(t.papers),
             }
@@ -313,15 +295,16 @@ def feeds(site: SiteData, citations: CitationIndex) -> dict[str, str]:
     config = site.catalog.site
     entries: dict[str, str] = {}  # one <entry> per paper, shared by the feeds it is in
     out = {CATALOG_FEED: atom_feed(site, citations, title=config.title, subtitle=config.description,
-                                   feed_path=CATALOG_FEED, page_path="", views=site.papers, entries=entries)}
+                                   feed_path=CATALOG_FEED, page_path=HOME, views=site.papers, entries=entries)}
     for venue in site.venues:
         out[venue_feed_path(venue.ref.id)] = atom_feed(
             site, citations, title=f"{venue.ref.name} · {config.title}", subtitle=venue.venue.full_name,
-            feed_path=venue_feed_path(venue.ref.id), page_path=venue.ref.url, views=venue.papers, entries=entries)
+            feed_path=venue_feed_path(venue.ref.id), page_path=venue_page(venue.ref.id), views=venue.papers,
+            entries=entries)
     for tag in site.tags:
         out[tag_feed_path(tag.ref.id)] = atom_feed(
             site, citations, title=f"{tag.ref.name} · {config.title}", subtitle=tag.ref.description,
-            feed_path=tag_feed_path(tag.ref.id), page_path=tag.ref.url, views=tag.papers, entries=entries)
+            feed_path=tag_feed_path(tag.ref.id), page_path=tag_page(tag.ref.id), views=tag.papers, entries=entries)
     return out
 
 
@@ -365,7 +348,7 @@ def atom_feed(site: SiteData, citations: CitationIndex, *, title: str, subtitle:
 
 def _entry(view: PaperView, citations: CitationIndex) -> ET.Element:
     urls = citations.urls
-    page = urls.absolute(view.url) or ""
+    page = urls.absolute(paper_page(view.slug)) or ""
     entry = ET.Element("entry")
     _sub(entry, "id", page)
     _sub(entry, "title", text_as_shown(view.paper.title), type="text")
@@ -376,9 +359,9 @@ def _entry(view: PaperView, citations: CitationIndex) -> ET.Element:
     for name, ref in zip(view.paper.authors, view.authors):
         author = _sub(entry, "author")
         _sub(author, "name", name)
-        _sub(author, "uri", urls.absolute(ref.url) or "")
+        _sub(author, "uri", urls.absolute(author_page(ref.slug)) or "")
     for tag in view.tags:
-        _sub(entry, "category", term=tag.id, label=tag.name, scheme=urls.absolute("tags/") or "")
+        _sub(entry, "category", term=tag.id, label=tag.name, scheme=urls.absolute(TAGS) or "")
     for link in view.links:
         _sub(entry, "link", rel="related", href=link.url, title=link.label,
              **({"type": "application/pdf"} if link.kind == "pdf" else {}))
@@ -398,7 +381,7 @@ def sitemap_pages(site: SiteData) -> list[tuple[str, datetime.date | None]]:
     """(URL relative to the root, lastmod) of every page at a folder URL (not the 404 page)."""
     pages: list[tuple[str, datetime.date | None]] = []
     for page in plan_pages(site):
-        if page.url and not page.url.endswith("/"):
+        if not is_folder(page.url):
             continue
         paper = next((v for v in page.context.values() if isinstance(v, PaperView)), None)
         pages.append((page.url, paper.paper.added if paper is not None else None))
@@ -414,7 +397,7 @@ def sitemaps(site: SiteData, urls: SiteUrls) -> dict[str, str]:
     out: dict[str, str] = {}
     index = ET.Element("sitemapindex", {"xmlns": SITEMAP_NS})
     for n, chunk in enumerate(chunks, 1):
-        name = f"sitemap-{n}.xml"
+        name = sitemap_part(n)
         out[name] = _urlset(chunk, urls)
         _sub(_sub(index, "sitemap"), "loc", urls.absolute(name))
     out[SITEMAP] = _serialize(index)
@@ -427,7 +410,7 @@ def _urlset(pages: Sequence[tuple[str, datetime.date | None]], urls: SiteUrls) -
     root = ET.Element("urlset", {"xmlns": SITEMAP_NS})
     children = []
     for rel, lastmod in pages:
-        loc = f"<url>\n    <loc>{xml_escape(xml_text(urls.absolute_base + rel))}</loc>"
+        loc = f"<url>\n    <loc>{xml_escape(xml_text(urls.absolute(rel) or ''))}</loc>"
         if lastmod is not None:
             loc += f"\n    <lastmod>{lastmod.isoformat()}</lastmod>"
         children.append(loc + "\n  </url>")
@@ -452,7 +435,7 @@ def _collection(page: Page) -> VenueView | TagView | None:
 
 def _is_catalog_page(page: Page) -> bool:
     """The home page and the list of all papers (each of its pages)."""
-    return page.url in ("", "papers/") or page.url.startswith("papers/page/")
+    return page.url == HOME or in_list(page.url, PAPERS)
 
 
 def page_feeds(page: Page, citations: CitationIndex) -> tuple[ExportLink, ...]:

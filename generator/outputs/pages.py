@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..derive.views import PaperList, SiteData, paper_list
+from .urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, VENUES, author_page, list_page,
+                   output_path, paper_page, reading_list_data, section, tag_page, venue_page)
 
 PAGE_SIZE = 100  # papers per list page
 AUTHORS_PAGE_SIZE = 1000  # names per page of the author index
@@ -34,12 +36,12 @@ class Page:
 
     @property
     def output_path(self) -> str:
-        return self.url + "index.html" if self.url == "" or self.url.endswith("/") else self.url
+        return output_path(self.url)
 
     @property
     def section(self) -> str:
         """The URL's first segment ("papers", "tags", ...; "" for the home page): the nav's current item."""
-        return self.url.split("/", 1)[0] if "/" in self.url else ""
+        return section(self.url)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +66,6 @@ class Pagination:
     links: tuple[PageLink | None, ...]
 
 
-def page_url(base_url: str, number: int) -> str:
-    return base_url if number == 1 else f"{base_url}page/{number}/"
-
-
 def paginate(base_url: str, total: int, size: int = PAGE_SIZE) -> list[Pagination]:
     """The pagination of a list of ``total`` papers whose first page is at ``base_url``."""
     count = max(1, -(-total // size))
@@ -78,13 +76,13 @@ def paginate(base_url: str, total: int, size: int = PAGE_SIZE) -> list[Paginatio
         for i, n in enumerate(shown):
             if i and n - shown[i - 1] > 1:
                 links.append(None)
-            links.append(PageLink(n, page_url(base_url, n), n == number))
+            links.append(PageLink(n, list_page(base_url, n), n == number))
         pages.append(Pagination(
             number=number, count=count, total=total,
             first=min(total, (number - 1) * size + 1), last=min(total, number * size),
             base_url=base_url,
-            prev_url=page_url(base_url, number - 1) if number > 1 else None,
-            next_url=page_url(base_url, number + 1) if number < count else None,
+            prev_url=list_page(base_url, number - 1) if number > 1 else None,
+            next_url=list_page(base_url, number + 1) if number < count else None,
             links=tuple(links),
         ))
     return pages
@@ -98,7 +96,7 @@ def list_pages(url: str, template: str, title: str, listing: PaperList,
     for p in pagination:
         chunk = listing.papers[(p.number - 1) * size:p.number * size]
         page_title = title if p.number == 1 else f"{title} (page {p.number} of {p.count})"
-        yield Page(page_url(url, p.number), template, page_title, {
+        yield Page(list_page(url, p.number), template, page_title, {
             **(context or {}),
             "listing": listing,
             "papers": chunk,
@@ -107,32 +105,32 @@ def list_pages(url: str, template: str, title: str, listing: PaperList,
 
 
 def plan_pages(site: SiteData) -> Iterator[Page]:
-    yield Page("", "index.html", site.catalog.site.title, {"home": True})
+    yield Page(HOME, "index.html", site.catalog.site.title, {"home": True})
     for paper in site.papers:
-        yield Page(paper.url, "paper.html", paper.title_plain,
+        yield Page(paper_page(paper.slug), "paper.html", paper.title_plain,
                    {"paper": paper, "related": site.related.get(paper.slug, ())})
-    yield Page("venues/", "venues.html", "Venues")
+    yield Page(VENUES, "venues.html", "Venues")
     for venue in site.venues:
-        yield from list_pages(venue.ref.url, "venue.html", venue.ref.name, paper_list(venue.papers),
+        yield from list_pages(venue_page(venue.ref.id), "venue.html", venue.ref.name, paper_list(venue.papers),
                               {"venue": venue})
-    yield Page("tags/", "tags.html", "Tags")
+    yield Page(TAGS, "tags.html", "Tags")
     for tag in site.tags:
-        yield from list_pages(tag.ref.url, "tag.html", tag.ref.name, paper_list(tag.papers, own_tag=tag.ref.id),
-                              {"tag": tag})
-    for p in paginate("authors/", len(site.authors), AUTHORS_PAGE_SIZE):
-        yield Page(page_url("authors/", p.number), "authors.html",
+        yield from list_pages(tag_page(tag.ref.id), "tag.html", tag.ref.name,
+                              paper_list(tag.papers, own_tag=tag.ref.id), {"tag": tag})
+    for p in paginate(AUTHORS, len(site.authors), AUTHORS_PAGE_SIZE):
+        yield Page(list_page(AUTHORS, p.number), "authors.html",
                    "Authors" if p.number == 1 else f"Authors (page {p.number} of {p.count})",
                    {"authors": site.authors[p.first - 1:p.last], "pagination": p if p.count > 1 else None})
     for author in site.authors:
-        yield from list_pages(author.ref.url, "author.html", author.ref.name, paper_list(author.papers),
-                              {"author": author})
-    yield from list_pages("papers/", "papers.html", "All papers", paper_list(site.papers))
+        yield from list_pages(author_page(author.ref.slug), "author.html", author.ref.name,
+                              paper_list(author.papers), {"author": author})
+    yield from list_pages(PAPERS, "papers.html", "All papers", paper_list(site.papers))
     shards = reading_list_shards(site)
-    yield Page("reading-list/", "reading_list.html", "Reading list", {"shard_count": len(shards)})
+    yield Page(READING_LIST, "reading_list.html", "Reading list", {"shard_count": len(shards)})
     for number, records in enumerate(shards):
-        yield Page(f"reading-list/data/{number}.json", "reading_list_data.json", "", {"records": records})
-    yield Page("search/", "search.html", "Search")
-    yield Page("404.html", "404.html", "Page not found")
+        yield Page(reading_list_data(number), "reading_list_data.json", "", {"records": records})
+    yield Page(SEARCH, "search.html", "Search")
+    yield Page(NOT_FOUND, "404.html", "Page not found")
 
 
 def shard_of(slug: str, count: int) -> int:
