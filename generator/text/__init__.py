@@ -5,7 +5,7 @@ Titles and abstracts are written the way researchers write them: Markdown with i
 math (``$K$-means``, ``$\\mathcal{O}(n^2)$``) and text-mode LaTeX that leaked in from the
 paper (``\\emph{...}``, ``\\url{...}``, ``\\cite{...}``, ``22\\%``, ``{\\bf x}``).
 
-Public API (all pure and deterministic, never raise on any string; results are memoised):
+Public API (all pure and deterministic; results are memoised; see "When rendering fails"):
 
 ``render_abstract(source)``
     Block HTML. Markdown via markdown-it-py (CommonMark, raw HTML **off**, typographer off),
@@ -78,13 +78,21 @@ log n), ``\\left``/``\\right``/spacing commands and braces disappear, and script
 ``$M^*$`` -> ``M*``, ``\\frac{a}{b}`` -> ``a/b``, ``\\sqrt{x}`` -> ``√x``. So ``$K$-means`` is
 ``K-means`` and ``$\\mathcal{O}(n)$`` is ``O(n)``, which is what people type into a search box.
 
+When rendering fails (a bug, since no string is meant to make it fail), the public functions
+show the text escaped instead and record a ``TextFallback`` for each open
+``collect_fallbacks()`` block, whose owner reports it (a build names the file in a note);
+in strict mode (``set_strict(True)`` or ``PAPERSHELF_STRICT_TEXT=1``) they raise instead.
+See ``fallbacks``.
+
 The modules, in the order they build on each other: ``settings``; ``hygiene`` (characters);
 ``links`` (link targets); ``mathml`` (formulas to MathML); ``math_syntax`` (math in
 Markdown); ``math_plain`` (formulas to plain text); ``latex_tables``, ``latex_output`` and
-``latex_text`` (text-mode LaTeX); ``markdown`` (the parser); ``render`` (the
+``latex_text`` (text-mode LaTeX); ``markdown`` (the parser); ``fallbacks``; ``render`` (the
 public functions). ``latex/`` is the LaTeX of BibTeX fields, for import and export.
 """
 
+from .fallbacks import TextFallback, collect_fallbacks, set_strict
 from .render import excerpt, plain_text, render_abstract, render_title
 
-__all__ = ["excerpt", "plain_text", "render_abstract", "render_title"]
+__all__ = ["TextFallback", "collect_fallbacks", "excerpt", "plain_text", "render_abstract", "render_title",
+           "set_strict"]

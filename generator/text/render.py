@@ -1,5 +1,6 @@
 """The public functions: titles and abstracts to HTML and to plain text (with a fast path for
-text that means nothing to Markdown or LaTeX), and excerpts of plain text."""
+text that means nothing to Markdown or LaTeX, and escaped text when rendering fails), and
+excerpts of plain text."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from markdown_it.common.utils import escapeHtml
 from markdown_it.token import Token
 
+from .fallbacks import record, strict
 from .hygiene import clean
 from .latex_text import image_alt
 from .markdown import MD, parse_block
@@ -133,11 +135,17 @@ def _tidy_plain(text: str) -> str:
     return " ".join(text.split())  # what _SPACES.sub(" ", text).strip() gives, faster
 
 
+# The public functions never fail on a bug in the code above unless in strict mode: they
+# fall back to the text, escaped, and record that they did (``fallbacks``).
+
 def render_abstract(source: str) -> str:
     """Block HTML for an abstract or description written in Markdown with LaTeX."""
     try:
         return _render_abstract(clean(source))
-    except Exception:  # pragma: no cover - a last resort: never break a build on text
+    except Exception as error:
+        if strict():
+            raise
+        record("render_abstract", error)
         return f"<p>{escapeHtml(clean(source))}</p>\n"
 
 
@@ -145,7 +153,10 @@ def render_title(source: str) -> str:
     """Inline HTML for a title: math as MathML, emphasis kept, no links, no ``<p>``."""
     try:
         return _render_title(clean(source))
-    except Exception:  # pragma: no cover - a last resort: never break a build on text
+    except Exception as error:
+        if strict():
+            raise
+        record("render_title", error)
         return escapeHtml(clean(source))
 
 
@@ -153,7 +164,10 @@ def plain_text(source: str) -> str:
     """Readable plain text of a title or abstract (math as linear text, no markup)."""
     try:
         return _plain_text(clean(source))
-    except Exception:  # pragma: no cover - a last resort: never break a build on text
+    except Exception as error:
+        if strict():
+            raise
+        record("plain_text", error)
         return _tidy_plain(clean(source))
 
 

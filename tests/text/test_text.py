@@ -532,6 +532,8 @@ LATEXISH = st.lists(_PIECES, max_size=50).map("".join)
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(LATEXISH, st.text(max_size=120)))
 def test_never_raises_and_stays_safe(source):
+    """Strict mode (tests/text/conftest.py): an error anywhere in the Markdown, LaTeX or math
+    code raises here instead of hiding behind the fallback to escaped text."""
     html = render_abstract(source)
     assert isinstance(html, str)
     assert_safe_html(html)
