@@ -21,7 +21,7 @@ from ..content.model import Catalog, Link, Paper, Tag, Venue
 from ..parallel import parallel_map
 from .related import related_indices
 from ..content.slugs import author_key
-from ..text import excerpt, plain_text, render_abstract, render_title
+from ..text import TextFallback, collect_fallbacks, excerpt, plain_text, render_abstract, render_title
 
 RECENT_COUNT = 10
 AUTHORS_SHOWN = 8  # a long author list shows this many, then "+ N more"...
@@ -146,6 +146,8 @@ class SiteData:
     recent: tuple[PaperView, ...]
     provisional_count: int
     related: Mapping[str, tuple[PaperView, ...]] = field(default_factory=dict)  # slug -> most similar
+    # For the person building: each text shown as plain text because it could not be rendered.
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +183,7 @@ def derive(catalog: Catalog) -> SiteData:
     keys = _author_keys(catalog.papers)
     author_refs = _author_refs(catalog.papers, keys)
 
-    views = _paper_views(catalog, venue_refs, tag_refs, author_refs, keys)
+    views, notes = _paper_views(catalog, venue_refs, tag_refs, author_refs, keys)
 
     by_venue: dict[str, list[PaperView]] = defaultdict(list)
     by_tag: dict[str, list[PaperView]] = defaultdict(list)
@@ -197,7 +199,7 @@ def derive(catalog: Catalog) -> SiteData:
         VenueView(
             ref=venue_refs[v.id],
             venue=v,
-            description_html=Markup(render_abstract(v.description)) if v.description else Markup(""),
+            description_html=_description_html(v, notes),
             papers=tuple(by_venue[v.id]),
             tag_counts=_ref_counts(tag for p in by_venue[v.id] for tag in p.tags),
             presentation_counts=tuple(
@@ -238,6 +240,7 @@ def derive(catalog: Catalog) -> SiteData:
         recent=_recent(views, catalog),
         provisional_count=sum(1 for v in views if v.provisional),
         related=_related(views),
+        notes=tuple(notes),
     )
 
 
@@ -246,8 +249,9 @@ def _tag_ref(tag: Tag) -> TagRef:
 
 
 def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping[str, TagRef],
-                 authors: Mapping[str, AuthorRef], keys: Mapping[str, str]) -> tuple[PaperView, ...]:
-    """The papers' views, by title (then slug), with their title and venue sort keys.
+                 authors: Mapping[str, AuthorRef], keys: Mapping[str, str]) -> tuple[tuple[PaperView, ...], list[str]]:
+    """The papers' views, by title (then slug), with their title and venue sort keys, and the
+    notes on texts that could not be rendered (in catalog order).
 
     The text of every paper is rendered first, so that the sort keys are known when each
     view is made (views are frozen: filling in the ranks afterwards would copy them all).
@@ -262,22 +266,52 @@ def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping
     venue_rank = [0] * len(by_venue)
     for rank, title_rank in enumerate(by_venue):
         venue_rank[title_rank] = rank
-    return tuple(
+    views = tuple(
         _paper_view(papers[i], texts[i], venues, tags, authors, keys, title_rank, venue_rank[title_rank])
         for title_rank, i in enumerate(by_title)
     )
+    return views, [note for text in texts for note in text[4]]
 
 
-def _paper_text(paper: Paper) -> tuple[str, str, str, str]:
-    """(title HTML, title plain text, abstract HTML, abstract plain text)."""
-    return (render_title(paper.title), plain_text(paper.title),
-            render_abstract(paper.abstract), plain_text(paper.abstract))
+_PaperText = tuple[str, str, str, str, tuple[str, ...]]
 
 
-def _paper_view(paper: Paper, text: tuple[str, str, str, str], venues: Mapping[str, VenueRef],
+def _paper_text(paper: Paper) -> _PaperText:
+    """(title HTML, title plain text, abstract HTML, abstract plain text, notes).
+
+    The notes say which of the two texts could not be rendered (and is shown as plain text).
+    They are part of the result, so they come back from a worker process with it.
+    """
+    with collect_fallbacks() as title_failed:
+        title_html, title_plain = render_title(paper.title), plain_text(paper.title)
+    with collect_fallbacks() as abstract_failed:
+        abstract_html, abstract_plain = render_abstract(paper.abstract), plain_text(paper.abstract)
+    notes = (_fallback_notes(paper.source or paper.slug, "title", title_failed)
+             + _fallback_notes(paper.source or paper.slug, "abstract", abstract_failed))
+    return title_html, title_plain, abstract_html, abstract_plain, notes
+
+
+def _description_html(venue: Venue, notes: list[str]) -> Markup:
+    """A venue's description as HTML; a note added to ``notes`` if it could not be rendered."""
+    if not venue.description:
+        return Markup("")
+    with collect_fallbacks() as failed:
+        html = render_abstract(venue.description)
+    notes.extend(_fallback_notes(venue.source or venue.id, "description", failed))
+    return Markup(html)
+
+
+def _fallback_notes(source: str, part: str, failed: list[TextFallback]) -> tuple[str, ...]:
+    """The note for a text that fell back to plain text (naming the first error), or ()."""
+    if not failed:
+        return ()
+    return (f"{source}: {part}: could not be rendered ({failed[0].error}); shown as plain text",)
+
+
+def _paper_view(paper: Paper, text: _PaperText, venues: Mapping[str, VenueRef],
                 tags: Mapping[str, TagRef], authors: Mapping[str, AuthorRef], keys: Mapping[str, str],
                 title_rank: int, venue_rank: int) -> PaperView:
-    title_html, title_plain, abstract_html, abstract_plain = text
+    title_html, title_plain, abstract_html, abstract_plain, _notes = text
     refs = tuple(authors[keys[name]] for name in paper.authors)
     head, tail = fold_authors(refs)
     return PaperView(
