@@ -20,6 +20,7 @@ from markupsafe import Markup
 from ..content.model import Catalog, Link, Paper, Tag, Venue
 from ..parallel import parallel_map
 from .related import related_indices
+from .urls import author_page, paper_page, tag_page, venue_page
 from ..content.slugs import author_key
 from ..text import TextFallback, collect_fallbacks, excerpt, plain_text, render_abstract, render_title
 
@@ -37,7 +38,7 @@ class AuthorRef:
 
     @property
     def url(self) -> str:
-        return f"authors/{self.slug}/"
+        return author_page(self.slug)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ class TagRef:
 
     @property
     def url(self) -> str:
-        return f"tags/{self.id}/"
+        return tag_page(self.id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +61,7 @@ class VenueRef:
 
     @property
     def url(self) -> str:
-        return f"venues/{self.id}/"
+        return venue_page(self.id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +95,7 @@ class PaperView:
 
     @property
     def url(self) -> str:
-        return f"papers/{self.slug}/"
+        return paper_page(self.slug)
 
     @property
     def tag_ids(self) -> str:

@@ -40,7 +40,7 @@ from .. import __version__
 from .citations import CitationIndex, paper_date, text_as_shown
 from ..derive.views import PaperView, SiteData, TagView, VenueView
 from .pages import Page, plan_pages
-from .urls import (CATALOG_BIB, CATALOG_FEED, HOME, PAPERS, PAPERS_JSON, ROBOTS, SITEMAP, TAGS, SiteUrls,
+from ..derive.urls import (CATALOG_BIB, CATALOG_FEED, HOME, PAPERS, PAPERS_JSON, ROBOTS, SITEMAP, TAGS, SiteUrls,
                    author_page, in_list, is_folder, paper_page, sitemap_part, tag_bib_path, tag_feed_path, tag_page,
                    venue_bib_path, venue_feed_path, venue_page)
 

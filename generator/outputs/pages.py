@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..derive.views import PaperList, SiteData, paper_list
-from .urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, VENUES, author_page, list_page,
+from ..derive.urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, VENUES, author_page, list_page,
                    output_path, paper_page, reading_list_data, section, tag_page, venue_page)
 
 PAGE_SIZE = 100  # papers per list page

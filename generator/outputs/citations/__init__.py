@@ -17,12 +17,12 @@ configuration; nothing is written. ``CitationIndex(site)`` gives every paper one
 ``dates``   the date feeds and sitemaps give a paper
 
 The site's paths and URLs (``SiteUrls``, ``paper_bib_path``, ``paper_ris_path``) are made
-in ``outputs.urls`` and re-exported here, as is ``latex_value``, for the modules and tests
+in ``derive.urls`` and re-exported here, as is ``latex_value``, for the modules and tests
 that import them from here.
 """
 
 from ...text.latex.encode import latex_value
-from ..urls import SiteUrls, paper_bib_path, paper_ris_path
+from ...derive.urls import SiteUrls, paper_bib_path, paper_ris_path
 from .bibtex import CITE_FIELDS, ENTRY_TYPE, LINK_FIELDS, bib_url, bibtex_fields, write_bibtex
 from .coins import coins_kev
 from .dates import paper_date

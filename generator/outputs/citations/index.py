@@ -5,7 +5,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ...derive.views import PaperView, SiteData
-from ..urls import SiteUrls, paper_bib_path, paper_page, paper_ris_path
+from ...derive.urls import SiteUrls, paper_bib_path, paper_page, paper_ris_path
 from .bibtex import CITE_FIELDS, bibtex_fields, write_bibtex
 from .coins import coins_kev
 from .keys import assign_keys, base_key

@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from ...content.model import SiteConfig
 from ...derive.views import PaperView
-from ..urls import SiteUrls, author_page, paper_page, venue_page
+from ...derive.urls import SiteUrls, author_page, paper_page, venue_page
 from .links import arxiv_id
 from .plain import one_line, text_as_shown
 

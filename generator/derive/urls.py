@@ -27,8 +27,7 @@ feeds, sitemaps and metadata need those.
 ===================================  ==============================================
 
 The derived views (``derive.views``: ``PaperView.url``, ``VenueRef.url``, ``TagRef.url``,
-``AuthorRef.url``) give the templates the same page paths; derive is an earlier stage and
-cannot import this module, so ``tests/outputs/test_urls.py`` checks that the two agree.
+``AuthorRef.url``) give the templates these page paths by calling the functions here.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import pytest
 from generator.content.loader import load_catalog
 from generator.content.model import SiteConfig
 from generator.derive.views import derive, paper_list
-from generator.outputs import urls as U
+from generator.derive import urls as U
 from generator.outputs.citations import CitationIndex
 from generator.outputs.exports import build_exports, sitemap_pages
 from generator.outputs.pages import AUTHORS_PAGE_SIZE, PAGE_SIZE, list_pages, plan_pages, reading_list_shards
