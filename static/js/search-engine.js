@@ -697,7 +697,10 @@
       slug: slug,
       title: d.t,
       titleMarks: engine.highlight(d.t, terms),
-      authors: d.a.map(function (name) { return { name: name, marks: engine.highlight(name, terms) }; }),
+      // d.u: the authors' page slugs (the result links each name to its author's page)
+      authors: d.a.map(function (name, i) {
+        return { name: name, slug: d.u[i], marks: engine.highlight(name, terms) };
+      }),
       venue: d.v,
       year: d.y,
       tags: d.g,

@@ -116,6 +116,7 @@ def test_files_and_formats(content):
     docs = json.loads(files["search/docs.json"])
     assert set(docs) == {"a-paper-on-graphs", "fast-convergence", "second"}
     assert docs["second"]["a"] == ["Zoë Müller"] and docs["second"]["g"] == ["optimization"]
+    assert docs["second"]["u"] == ["zoe-muller"]  # the author's page, which the result links to
     assert docs["second"]["v"] == "test-2024" and docs["second"]["y"] == 2024
     assert sorted(d["i"] for d in docs.values()) == [0, 1, 2]
     for part in meta["parts"]:

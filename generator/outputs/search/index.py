@@ -8,7 +8,8 @@
     the page uses to tokenize queries exactly as this module tokenizes documents.
 ``search/docs.json``
     the document store shown with results: a JSON object keyed by paper slug
-    (``{"i": ref, "t": title, "a": [authors], "v": venue id, "y": year, "g": [tag ids], ...}``);
+    (``{"i": ref, "t": title, "a": [authors], "u": [their slugs], "v": venue id, "y": year,
+    "g": [tag ids], ...}``);
     ``i`` is the paper's ref in the Lunr indexes. Plain text only (the page uses textContent).
 ``search/index-<part>.json`` for the parts ``titles``, ``details`` and ``abstracts``
     Lunr indexes, each loadable by ``lunr.Index.load`` (refs are the ``i`` numbers), loaded
@@ -98,6 +99,7 @@ def display_record(view: PaperView, ref: int) -> dict[str, object]:
         "i": ref,
         "t": view.title_plain,
         "a": [a.name for a in view.authors],
+        "u": [a.slug for a in view.authors],  # each author's page: the result links the names
         "v": view.venue.id,
         "y": view.venue.year,
         "g": [t.id for t in view.tags],
