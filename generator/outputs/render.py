@@ -6,7 +6,10 @@ ever passed as *values*: text that looks like Jinja (``{{ x }}``) is printed, ne
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Mapping
 from urllib.parse import urlsplit
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
@@ -14,8 +17,8 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 from .. import __version__
-from .citations import Citation, CitationIndex
-from ..derive.views import PaperView, SiteData
+from .citations import Citation, CitationIndex, paper_bib_path
+from ..derive.views import AUTHORS_HIDDEN_MIN, AUTHORS_SHOWN, AuthorRef, PaperView, SiteData, TagRef, VenueRef
 from .exports import ExportLink, page_downloads, page_feeds
 from ..content.model import LINK_LABELS
 from .pages import Page
@@ -35,6 +38,7 @@ def make_environment(templates_dir: Path) -> Environment:
     env.filters["paper_item"] = paper_item_filter
     env.filters["feeds"] = feeds_filter
     env.filters["downloads"] = downloads_filter
+    env.filters["reading_list_records"] = reading_list_records_filter
     return env
 
 
@@ -56,9 +60,50 @@ def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict
         "link_labels": LINK_LABELS,
         "generator_version": __version__,
         "citations": citations if citations is not None else CitationIndex(site),
+        # partials/paper_item.html renders a paper (`shell` false) or the empty <template>
+        # of a list item ("search", "reading-list"; see ITEM_TEMPLATE)
+        "shell": False,
+        "item_template": ITEM_TEMPLATE,
+        "papers_by_slug": {p.slug: p for p in site.papers},
     }
     globals_["paper_items"] = PaperItems(dict(globals_))
     return globals_
+
+
+@dataclass(frozen=True, slots=True)
+class ItemTemplate:
+    """What ``<template id="paper-item-template">`` tells static/js/paper-item.js.
+
+    The URLs are paths relative to the site root with ``{slug}`` or ``{id}`` in place of
+    the paper's, author's, venue's or tag's; each is made by the same code as the real
+    URLs (``PaperView.url``, ``AuthorRef.url``...), so the page's links cannot drift from
+    the server's. ``authors_shown``/``authors_hidden_min`` fold long author lists as
+    ``derive.views.fold_authors`` does.
+    """
+
+    paper: str
+    author: str
+    venue: str
+    tag: str
+    bib: str  # a paper's BibTeX file (the reading list's export)
+    authors_shown: int
+    authors_hidden_min: int
+
+
+def item_template() -> ItemTemplate:
+    slug, ident = "{slug}", "{id}"
+    return ItemTemplate(
+        paper=PaperView.url.fget(SimpleNamespace(slug=slug)),  # type: ignore[attr-defined]
+        author=AuthorRef(name="", slug=slug).url,
+        venue=VenueRef(id=ident, name="", full_name="", year=0).url,
+        tag=TagRef(id=ident, name="", description="").url,
+        bib=paper_bib_path(slug),
+        authors_shown=AUTHORS_SHOWN,
+        authors_hidden_min=AUTHORS_HIDDEN_MIN,
+    )
+
+
+ITEM_TEMPLATE = item_template()
 
 
 class PaperItems:
@@ -113,6 +158,35 @@ def feeds_filter(context: Context, page: Page) -> tuple[ExportLink, ...]:
 def downloads_filter(context: Context, page: Page) -> tuple[ExportLink, ...]:
     """``page|downloads``: bulk BibTeX and Atom feed of a venue, tag or the whole catalog."""
     return page_downloads(page, _citations(context))
+
+
+@pass_context
+def reading_list_records_filter(context: Context, records: Mapping[str, object]) -> dict[str, dict[str, Any]]:
+    """``records|reading_list_records``: what the reading-list page needs of the papers of
+    one data file (keyed by slug; pages.reading_list_shards chooses the file) to fill its
+    list items (static/js/paper-item.js): the fields of a search display record, with the
+    names of the venue and tags. The BibTeX comes from each paper's .bib file."""
+    papers = context.get("papers_by_slug")
+    if not isinstance(papers, Mapping):
+        raise TypeError("the reading_list_records filter needs the 'papers_by_slug' global (see site_globals)")
+    return {slug: reading_list_record(papers[slug]) for slug in records}
+
+
+def reading_list_record(p: PaperView) -> dict[str, Any]:
+    """``t`` title, ``a`` author names, ``u`` their page slugs, ``v`` [venue id, name, full
+    name, year], ``g`` [[tag id, name]...], ``p`` presentation and ``x`` provisional if set."""
+    record: dict[str, Any] = {
+        "t": p.title_plain,
+        "a": [a.name for a in p.authors],
+        "u": [a.slug for a in p.authors],
+        "v": [p.venue.id, p.venue.name, p.venue.full_name, p.venue.year],
+        "g": [[t.id, t.name] for t in p.tags],
+    }
+    if p.presentation:
+        record["p"] = p.presentation
+    if p.provisional:
+        record["x"] = 1
+    return record
 
 
 def _citations(context: Context) -> CitationIndex:

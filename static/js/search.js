@@ -1,7 +1,7 @@
 // Search page: the box, the filters, the results. Queries run in a Web Worker
 // (search-worker.js + search-engine.js); if workers are unavailable the same engine runs
 // on the page. Query and filters live in the URL (?q=&venue=&tag=&year=).
-// All text is set with textContent; highlights are <mark> elements around text nodes.
+// Results are the site's list items: static/js/paper-item.js fills the page's <template>.
 (function () {
   "use strict";
   var body = document.body;
@@ -256,97 +256,26 @@
     return node;
   }
 
-  // Appends `text` to `parent`, wrapping the [start, end) ranges of `marks` in <mark>.
-  function appendMarked(parent, text, marks) {
-    var at = 0;
-    (marks || []).forEach(function (m) {
-      if (m[0] < at) return;
-      if (m[0] > at) parent.appendChild(document.createTextNode(text.slice(at, m[0])));
-      parent.appendChild(el("mark", "", text.slice(m[0], m[1])));
-      at = m[1];
-    });
-    if (at < text.length) parent.appendChild(document.createTextNode(text.slice(at)));
-  }
-
-  function fillSnippet(node, snippet) {
-    node.textContent = "";
-    if (!snippet || !snippet.text) { node.hidden = true; return; }
-    node.hidden = false;
-    if (snippet.head) node.appendChild(document.createTextNode("… "));
-    appendMarked(node, snippet.text, snippet.marks);
-    if (snippet.tail) node.appendChild(document.createTextNode(" …"));
-  }
-
+  // A result is a list item as list pages have it (static/js/paper-item.js fills the
+  // page's <template>), with the search's highlights and snippet.
   function renderHit(hit) {
-    var item = el("li", "paper-item search-result");
-    item.setAttribute("data-slug", hit.slug);
-    var h = el("h3", "paper-item-title");
-    var a = el("a", "search-result-link");
-    a.href = base + "papers/" + hit.slug + "/";
-    appendMarked(a, hit.title, hit.titleMarks);
-    h.appendChild(a);
-    item.appendChild(h);
-    var authors = el("p", "paper-item-authors");
-    if (hit.authors.length) {
-      hit.authors.forEach(function (author, i) {
-        if (i) authors.appendChild(document.createTextNode(", "));
-        appendMarked(authors, author.name, author.marks);
-      });
-    } else {
-      authors.className += " unknown";
-      authors.textContent = "Authors unknown";
-    }
-    item.appendChild(authors);
-    var meta = el("p", "paper-item-meta");
-    var venue = el("a", "badge badge-venue", own(names.venue, hit.venue) || hit.venue);
-    venue.href = base + "venues/" + hit.venue + "/";
-    meta.appendChild(venue);
-    if (hit.presentation) {
-      meta.appendChild(el("span", "badge badge-" + hit.presentation,
-        hit.presentation.charAt(0).toUpperCase() + hit.presentation.slice(1)));
-    }
-    if (hit.provisional) meta.appendChild(el("span", "badge badge-provisional", "Provisional"));
-    hit.tags.forEach(function (tag) {
-      var chip = el("a", "chip", own(names.tag, tag) || tag);
-      chip.href = base + "tags/" + tag + "/";
-      meta.appendChild(chip);
+    var item = window.PapershelfItem.make({
+      slug: hit.slug,
+      title: hit.title,
+      titleMarks: hit.titleMarks,
+      authors: hit.authors,
+      venue: {
+        id: hit.venue, name: own(names.venue, hit.venue) || hit.venue,
+        full: own(names.venueFull, hit.venue), year: own(names.venueYear, hit.venue) || hit.year,
+      },
+      presentation: hit.presentation,
+      provisional: hit.provisional,
+      tags: hit.tags.map(function (tag) { return { id: tag, name: own(names.tag, tag) || tag }; }),
+      snippet: hit.snippet || null,
     });
-    item.appendChild(meta);
-    var snippet = el("p", "paper-item-snippet");
-    if (hit.snippet) fillSnippet(snippet, hit.snippet);
-    else snippet.setAttribute("data-pending", "true");
-    item.appendChild(snippet);
-    var save = el("button", "save-button", "Save");
-    save.type = "button";
-    save.setAttribute("data-slug", hit.slug);
-    save.setAttribute("data-title", hit.title);
-    save.setAttribute("aria-pressed", "false");
-    item.appendChild(save);
-    item.appendChild(coins(hit, a.href));
+    item.classList.add("search-result");
+    item.querySelector(".paper-item-title > a").classList.add("search-result-link");
     return item;
-  }
-
-  // COinS (OpenURL ContextObject in a span), as on the built list pages, so that Zotero can
-  // save the papers of a result list at once. Every author goes as rft.au; the pages split
-  // the first one into aulast/aufirst with BibTeX's name rules, which Zotero reads the same.
-  function coins(hit, pageUrl) {
-    var pairs = [
-      ["ctx_ver", "Z39.88-2004"], ["rft_val_fmt", "info:ofi/fmt:kev:mtx:book"],
-      ["rfr_id", "info:sid/papershelf"], ["rft.genre", "proceeding"], ["rft.atitle", hit.title],
-      ["rft.btitle", own(names.venueFull, hit.venue) || hit.venue],
-      ["rft.date", String(own(names.venueYear, hit.venue) || "")],
-    ];
-    hit.authors.forEach(function (author) { pairs.push(["rft.au", author.name]); });
-    pairs.push(["rft_id", pageUrl]);
-    var span = el("span", "Z3988");
-    span.title = pairs.map(function (p) { return encodeKev(p[0]) + "=" + encodeKev(p[1]); }).join("&");
-    return span;
-  }
-
-  function encodeKev(text) {
-    return encodeURIComponent(text).replace(/[!'()*]/g, function (c) {
-      return "%" + c.charCodeAt(0).toString(16).toUpperCase();
-    });
   }
 
   function fillSnippets(snippets) {
@@ -354,7 +283,7 @@
       var slug = item.getAttribute("data-slug");
       var node = item.querySelector(".paper-item-snippet");
       if (node && snippets[slug]) {
-        fillSnippet(node, snippets[slug]);
+        window.PapershelfItem.fillSnippet(node, snippets[slug]);
         node.removeAttribute("data-pending");
       }
     });

@@ -138,7 +138,7 @@ def test_results_carry_coins_matching_the_list_pages(page, server):
         got = dict(pairs)
         assert got["rft_id"] == server.url(f"/papers/{slug}/")
         item = page.locator(f"#search-results > li[data-slug='{slug}']")
-        authors = [a for a in item.locator(".paper-item-authors").inner_text().split(", ") if a != "Authors unknown"]
+        authors = item.locator(".paper-item-authors a").evaluate_all("as => as.map(a => a.textContent)")
         assert [v for k, v in pairs if k == "rft.au"] == authors
         page_pairs = list_page_coins(page, server, item.locator(".badge-venue").get_attribute("href"), slug)
         want = dict(page_pairs)
@@ -250,7 +250,7 @@ def test_a_filter_value_named_like_a_builtin_is_just_an_unknown_value(page, serv
 def test_filters_narrow_the_catalog_before_words_are_required(page, server, site_dir, query, venue):
     """Papers with every word exist only outside the filter: the page shows the papers
     within it that have some of the words, as the Python engine does, not '0 papers'."""
-    from generator.outputs.search.index import SearchEngine
+    from ..outputs.search_engine import SearchEngine
 
     files = {p.relative_to(site_dir).as_posix(): p.read_text(encoding="utf-8")
              for p in (site_dir / "search").rglob("*.json")}
