@@ -5,11 +5,11 @@
 //   results) work too, and a MutationObserver brings new buttons in sync (aria-pressed and
 //   the label "Save"/"Saved").
 // * The header shows how many papers are saved.
-// * On /reading-list/ the saved papers are listed (titles, authors and venues from
-//   reading-list/data/<n>.json, fetched only for the papers needed), exported as BibTeX
-//   (each paper's own papers/<slug>/<slug>.bib when the site has it, otherwise a minimal
-//   entry made here), shared as a link (?papers=slug1,slug2) and imported from such a link
-//   after the reader confirms.
+// * On /reading-list/ the saved papers are listed as list pages list them (the page's
+//   <template>, filled by static/js/paper-item.js, with data from reading-list/data/<n>.json,
+//   fetched only for the papers needed), exported as BibTeX (each paper's own
+//   papers/<slug>/<slug>.bib; an error names those that cannot be fetched), shared as a
+//   link (?papers=slug1,slug2) and imported from such a link after the reader confirms.
 // Nothing leaves the browser; no server is involved.
 (function () {
   "use strict";
@@ -201,29 +201,25 @@
     }
   }
 
+  // A saved paper is a list item as list pages have it (static/js/paper-item.js fills the
+  // page's <template>, whose button here is "Remove"). Records: see reading_list_record in
+  // generator/outputs/render.py.
   function paperItem(entry, record) {
-    var item = el("li", "paper-item reading-list-item");
-    item.setAttribute("data-slug", entry.s);
     var title = (record && record.t) || entry.t || entry.s;
-    var h = el("h3", "paper-item-title");
-    var a = el("a", "", title);
-    a.href = base + "papers/" + entry.s + "/";
-    h.appendChild(a);
-    item.appendChild(h);
-    if (record) {
-      var authors = el("p", "paper-item-authors" + (record.a.length ? "" : " unknown"),
-        record.a.length ? record.a.join(", ") : "Authors unknown");
-      item.appendChild(authors);
-      var meta = el("p", "paper-item-meta");
-      meta.appendChild(el("span", "badge badge-venue", record.v));
-      if (record.p) meta.appendChild(el("span", "badge badge-" + record.p, record.p.charAt(0).toUpperCase() + record.p.slice(1)));
-      if (record.x) meta.appendChild(el("span", "badge badge-provisional", "Provisional"));
-      item.appendChild(meta);
-    } else {
-      item.appendChild(el("p", "paper-item-authors unknown", "Details unavailable (not in this catalog any more, or offline)."));
-    }
-    var remove = el("button", "remove-button button-secondary", "Remove");
-    remove.type = "button";
+    var item = window.PapershelfItem.make(record ? {
+      slug: entry.s,
+      title: title,
+      authors: record.a.map(function (name, i) { return { name: name, slug: record.u[i] }; }),
+      venue: { id: record.v[0], name: record.v[1], full: record.v[2], year: record.v[3] },
+      presentation: record.p || null,
+      provisional: !!record.x,
+      tags: record.g.map(function (t) { return { id: t[0], name: t[1] }; }),
+    } : {
+      slug: entry.s, title: title, authors: [], venue: null, tags: [],
+      unknown: "Details unavailable (not in this catalog any more, or offline).",
+    });
+    item.classList.add("reading-list-item");
+    var remove = item.querySelector(".remove-button");
     remove.setAttribute("aria-label", "Remove: " + title);
     remove.addEventListener("click", function () {
       var items = load();
@@ -238,7 +234,6 @@
         say("Removed “" + title + "”.", true);
       });
     });
-    item.appendChild(remove);
     return item;
   }
 
@@ -269,53 +264,25 @@
 
   /* ------------------------------------------------------------------ BibTeX */
 
-  function latexEscape(text) {
-    return String(text).replace(/[\\{}%&$#_^~]/g, function (c) {
-      return { "\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "%": "\\%", "&": "\\&", "$": "\\$",
-        "#": "\\#", "_": "\\_", "^": "\\^{}", "~": "\\~{}" }[c];
-    });
+  // The BibTeX is the site's own: each paper's papers/<slug>/<slug>.bib, written by the
+  // build for every paper (the same entry as the paper page's "Cite"). A file that cannot
+  // be fetched (offline, or a paper no longer in the catalog) is named in an error; the
+  // export holds the others.
+
+  function titleOf(entry) {
+    var record = current.records[entry.s];
+    return (record && record.t) || entry.t || entry.s;
   }
 
-  function asciiWord(text) {
-    return String(text).normalize("NFKD").replace(/[^A-Za-z0-9]/g, "").toLowerCase();
-  }
-
-  function keyFor(slug, record, used) {
-    var family = record && record.a.length ? record.a[0].trim().split(/\s+/).pop() : "";
-    var first = ((record && record.t) || slug).split(/\s+/).map(asciiWord).filter(function (w) {
-      return w.length > 3;
-    })[0] || "paper";
-    var key = (asciiWord(family) || "anon") + (record ? record.y : "") + first;
-    var unique = key;
-    for (var i = 0; used[unique]; i++) unique = key + String.fromCharCode(97 + (i % 26)) + (i >= 26 ? Math.floor(i / 26) : "");
-    used[unique] = true;
-    return unique;
-  }
-
-  function generated(entry, record, used) {
-    var link = record && (record.l.pdf || record.l.openreview || record.l.arxiv || record.l.venue_page || record.l.project);
-    var url = link || (location.origin + base + "papers/" + entry.s + "/");
-    var fields = [["title", "{" + latexEscape((record && record.t) || entry.t || entry.s) + "}"]];
-    if (record && record.a.length) fields.push(["author", record.a.map(latexEscape).join(" and ")]);
-    if (record) {
-      fields.push(["booktitle", latexEscape(record.f || record.v)]);
-      fields.push(["year", String(record.y)]);
-    }
-    fields.push(["url", url.replace(/[{}\\]/g, encodeURIComponent)]);
-    if (record && record.x) fields.push(["note", "Provisional catalog entry: title and authors not yet known"]);
-    return "@inproceedings{" + keyFor(entry.s, record, used) + ",\n" + fields.map(function (f) {
-      return "  " + (f[0] + "          ").slice(0, 9) + " = {" + f[1] + "}";
-    }).join(",\n") + "\n}\n";
-  }
-
-  // The site's own file for one paper (written by the build), or null.
+  // The text of one paper's file, or null.
   function siteBibtex(slug) {
-    return fetch(base + "papers/" + slug + "/" + slug + ".bib").then(function (r) {
+    return fetch(window.PapershelfItem.url("bib", { slug: slug })).then(function (r) {
       if (!r.ok) return null;
       return r.text().then(function (text) { return /^\s*@\w+\s*\{/.test(text) ? text.trim() + "\n" : null; });
     }).catch(function () { return null; });
   }
 
+  // {text, count, missing: [titles of the papers whose file could not be fetched]}
   function allBibtex() {
     var items = current.items;
     var texts = new Array(items.length);
@@ -328,17 +295,31 @@
     var workers = [];
     for (var w = 0; w < Math.min(6, items.length); w++) workers.push(worker());
     return Promise.all(workers).then(function () {
-      var used = {};
-      // Keys of the site's own entries are reserved first, so generated ones never clash with them.
-      texts.forEach(function (t) { var m = t && /^\s*@\w+\s*\{\s*([^,\s]+)/.exec(t); if (m) used[m[1]] = true; });
-      return items.map(function (entry, i) {
-        return texts[i] || generated(entry, current.records[entry.s], used);
-      }).join("\n");
+      var found = texts.filter(function (t) { return t !== null; });
+      return {
+        text: found.join("\n"),
+        count: found.length,
+        missing: items.filter(function (entry, i) { return texts[i] === null; }).map(titleOf),
+      };
     });
   }
 
+  function bibtexError(result) {
+    var n = result.missing.length;
+    if (!n) return "";
+    var names = result.missing.slice(0, 5).map(function (t) { return "“" + t + "”"; }).join(", ") +
+      (n > 5 ? " and " + (n - 5) + " more" : "");
+    return "Error: the BibTeX of " + (n === 1 ? "1 paper" : n + " papers") + " could not be fetched (offline, " +
+      "or no longer in this catalog): " + names + "." +
+      (result.count ? " " + (n === 1 ? "It is" : "They are") + " missing from the BibTeX." : "");
+  }
+
   function fillBibtex() {
-    return allBibtex().then(function (text) { bibText.value = text; return text; });
+    return allBibtex().then(function (result) {
+      bibText.value = result.text;
+      if (result.missing.length) say(bibtexError(result));
+      return result;
+    });
   }
 
   function copy(text, input) {
@@ -356,24 +337,28 @@
 
   $("rl-export").addEventListener("click", function () {
     say("Preparing BibTeX…");
-    fillBibtex().then(function (text) {
-      var blob = new Blob([text], { type: "application/x-bibtex;charset=utf-8" });
+    fillBibtex().then(function (result) {
+      if (!result.count) return; // nothing to download: fillBibtex said why
+      var blob = new Blob([result.text], { type: "application/x-bibtex;charset=utf-8" });
       var a = document.createElement("a");
       a.href = URL.createObjectURL(blob);
       a.download = "reading-list.bib";
       document.body.appendChild(a);
       a.click();
       setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
-      say("Downloaded reading-list.bib (" + current.items.length + (current.items.length === 1 ? " entry)." : " entries)."));
+      say("Downloaded reading-list.bib (" + result.count + (result.count === 1 ? " entry)." : " entries).") +
+        (result.missing.length ? " " + bibtexError(result) : ""));
     });
   });
 
   $("rl-copy-bibtex").addEventListener("click", function () {
-    fillBibtex().then(function (text) {
+    fillBibtex().then(function (result) {
+      if (!result.count) return; // nothing to copy: fillBibtex said why
       bibBox.open = true;
-      return copy(text, bibText);
-    }).then(function (ok) {
-      say(ok ? "BibTeX copied to the clipboard." : "Select the BibTeX below and copy it.");
+      return copy(result.text, bibText).then(function (ok) {
+        say((ok ? "BibTeX copied to the clipboard." : "Select the BibTeX below and copy it.") +
+          (result.missing.length ? " " + bibtexError(result) : ""));
+      });
     });
   });
 
@@ -381,7 +366,7 @@
 
   $("rl-share").addEventListener("click", function () {
     var slugs = load().map(function (e) { return e.s; });
-    var url = location.origin + base + "reading-list/?papers=" + slugs.join(",");
+    var url = location.origin + location.pathname + "?papers=" + slugs.join(","); // this page
     shareInput.value = url;
     shareBox.hidden = false;
     copy(url, shareInput).then(function (ok) {
@@ -434,7 +419,7 @@
       known.forEach(function (s) {
         var li = el("li", mine[s] ? "already" : "");
         var a = el("a", "", result.records[s].t);
-        a.href = base + "papers/" + s + "/";
+        a.href = window.PapershelfItem.url("paper", { slug: s });
         li.appendChild(a);
         if (mine[s]) li.appendChild(el("span", "count", " (already saved)"));
         list.appendChild(li);

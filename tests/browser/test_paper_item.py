@@ -1,0 +1,262 @@
+"""One markup for a paper in a list, in a real browser: a search result and a reading-list
+item are the list pages' item (templates/partials/paper_item.html, filled in the page by
+static/js/paper-item.js from the <template> the server renders from the same partial).
+
+For the same paper, the three have the same elements, classes, ARIA and links, the same
+text and the same folding of long author lists; their COinS say the same; and the reading
+list's BibTeX is the site's own .bib files, with an error naming those it cannot fetch.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+import pytest
+
+from generator.content.loader import load_catalog
+from generator.derive.views import derive
+
+from ..conftest import REPO
+
+SITE = derive(load_catalog(REPO / "content"))
+KEY = "papershelf-reading-list:/"
+# Classes a page adds to the item for its own scripts and styles; the rest is the item's.
+CONTEXT_CLASSES = {"search-result", "search-result-link", "reading-list-item"}
+
+
+def _pick() -> dict[str, str]:
+    by_authors = sorted(SITE.papers, key=lambda p: (-len(p.authors), p.slug))
+    plain = [p for p in SITE.papers if "<" not in str(p.title_html)]  # no MathML: the page's title is text
+    chosen = {
+        "folded-authors": next(p for p in by_authors if p.authors_tail and p in plain),
+        "presentation-and-tags": next(p for p in plain if p.presentation and len(p.tags) > 1 and not p.authors_tail),
+        "no-presentation": next(p for p in plain if not p.presentation and not p.provisional),
+    }
+    provisional = [p for p in plain if p.provisional and not p.authors]
+    if provisional:
+        chosen["provisional-without-authors"] = provisional[0]
+    return {name: p.slug for name, p in chosen.items()}
+
+
+PAPERS = _pick()
+BY_SLUG = {p.slug: p for p in SITE.papers}
+
+# The item as a tree of what matters to a reader and to assistive technology: element,
+# classes (without the page's own), ARIA, role, href, hidden, and the text of each node.
+# Highlights (<mark>) are unwrapped: they are the search's, around the same text.
+SHAPE = """(item, context) => {
+  const skip = new Set(context);
+  function shape(node) {
+    const out = {tag: node.tagName.toLowerCase(),
+                 cls: Array.from(node.classList).filter(c => !skip.has(c)).sort().join(" "),
+                 attrs: {}, children: []};
+    for (const a of node.attributes) {
+      if (a.name.startsWith("aria-") || a.name === "role" || a.name === "href" || a.name === "hidden"
+          || a.name === "type") out.attrs[a.name] = a.value;
+    }
+    let text = "";
+    const flush = () => { if (text.trim()) out.children.push(text.replace(/\\s+/g, " ").trim()); text = ""; };
+    const walk = (parent) => {
+      for (const child of parent.childNodes) {
+        if (child.nodeType === 3) text += child.textContent;
+        else if (child.nodeType === 1 && child.tagName === "MARK") walk(child);
+        else if (child.nodeType === 1) { flush(); out.children.push(shape(child)); }
+      }
+    };
+    walk(node);
+    flush();
+    return out;
+  }
+  return shape(item);
+}"""
+
+
+def item_shape(locator) -> dict:
+    return locator.evaluate(SHAPE, sorted(CONTEXT_CLASSES))
+
+
+def without(shape: dict, cls: str) -> dict:
+    """The shape without its children of class ``cls`` (a part only one page has)."""
+    return {**shape, "children": [c for c in shape["children"] if not (isinstance(c, dict) and c["cls"] == cls)]}
+
+
+def coins_pairs(locator) -> list[tuple[str, str]]:
+    return parse_qsl(locator.locator("span.Z3988").get_attribute("title"), keep_blank_values=True,
+                     strict_parsing=True)
+
+
+def list_page_item(page, server, slug: str):
+    """The paper's item on its venue's list (following the pages of a long list)."""
+    paper = BY_SLUG[slug]
+    page.goto(server.url("/" + paper.venue.url))
+    while True:
+        item = page.locator(f"#paper-list > li:has(> h3 > a[href='/papers/{slug}/'])")
+        if item.count():
+            item.locator(".save-button:not([hidden])").wait_for()  # reading-list.js has run
+            return item
+        page.locator(".pagination a[rel=next]").click()
+        page.wait_for_load_state()
+
+
+def search_result(page, server, slug: str):
+    paper = BY_SLUG[slug]
+    page.goto(server.url("/search/?venue=" + paper.venue.id + "&q=" + re.sub(r"\W+", "+", paper.title_plain)))
+    item = page.locator(f"#search-results > li[data-slug='{slug}']")
+    item.wait_for()
+    page.wait_for_function("() => !document.querySelector('#search-results [data-pending]')")
+    return item
+
+
+def reading_list_item(page, server, slug: str):
+    page.goto(server.url("/"))
+    page.evaluate(f"s => localStorage.setItem({KEY!r}, JSON.stringify([{{s: s, t: ''}}]))", slug)
+    page.goto(server.url("/reading-list/"))
+    item = page.locator(f"#rl-items > li[data-slug='{slug}']")
+    item.wait_for()
+    return item
+
+
+@pytest.mark.parametrize("case", sorted(PAPERS))
+def test_search_result_reading_list_item_and_list_item_are_one_markup(page, server, case):
+    slug = PAPERS[case]
+    listed = item_shape(list_page_item(page, server, slug))
+    found = search_result(page, server, slug)
+    searched = item_shape(found)
+    search_coins = coins_pairs(found)
+    saved_item = reading_list_item(page, server, slug)
+    saved = item_shape(saved_item)
+    saved_coins = coins_pairs(saved_item)
+
+    # The search adds the abstract's snippet; the rest is the list page's item.
+    assert [c["cls"] for c in searched["children"] if isinstance(c, dict)].count("paper-item-snippet") == 1
+    assert without(searched, "paper-item-snippet") == listed
+    # The reading list's button removes the paper; the rest is the list page's item.
+    save = next(c for c in listed["children"] if isinstance(c, dict) and c["cls"] == "save-button")
+    remove = next(c for c in saved["children"] if isinstance(c, dict) and c["cls"] == "button-secondary remove-button")
+    assert save["attrs"]["aria-pressed"] == "false" and remove["attrs"]["aria-label"].startswith("Remove: ")
+    assert without(saved, "button-secondary remove-button") == without(listed, "save-button")
+
+    # The COinS say the same (the list page splits the first author into aulast/aufirst).
+    assert search_coins == saved_coins
+    page_pairs = coins_pairs(list_page_item(page, server, slug))
+    want, got = dict(page_pairs), dict(search_coins)
+    for key in ("ctx_ver", "rft_val_fmt", "rfr_id", "rft.genre", "rft.atitle", "rft.btitle", "rft.date"):
+        assert got[key] == want[key], key
+    first = [f"{want['rft.aufirst']} {want['rft.aulast']}"] if "rft.aulast" in want else []
+    assert [v for k, v in search_coins if k == "rft.au"] == first + [v for k, v in page_pairs if k == "rft.au"]
+    assert got["rft_id"] == server.url(f"/papers/{slug}/")
+
+
+def test_a_folded_author_list_opens_in_search_results_as_on_list_pages(page, server):
+    paper = BY_SLUG[PAPERS["folded-authors"]]
+    item = search_result(page, server, paper.slug)
+    authors = item.locator(".paper-item-authors")
+    assert authors.locator("a").count() == len(paper.authors)  # every author is linked, folded or not
+    hrefs = authors.locator("a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
+    assert hrefs == ["/" + a.url for a in paper.authors]
+    summary = authors.locator("summary")
+    assert summary.inner_text().strip() == f"+ {len(paper.authors_tail)} more"
+    hidden = paper.authors_tail[0].name
+    assert not authors.get_by_role("link", name=hidden, exact=True).is_visible()
+    summary.click()
+    assert authors.get_by_role("link", name=hidden, exact=True).is_visible()
+    assert summary.inner_text().strip() == "show fewer"
+
+
+def test_the_template_is_the_partials_shell_with_the_sites_url_patterns(site_dir):
+    """The pages that make items in the browser carry the shell; list pages do not."""
+    for page_path, button in (("search/index.html", "save-button"), ("reading-list/index.html", "remove-button")):
+        html = (site_dir / page_path).read_text(encoding="utf-8")
+        template = re.search(r'<template id="paper-item-template"([^>]*)>(.*?)</template>', html, re.S)
+        assert template, page_path
+        attrs = dict(re.findall(r'(data-[\w-]+)="([^"]*)"', template.group(1)))
+        assert attrs["data-url-paper"] == "/papers/{slug}/"
+        assert attrs["data-url-author"] == "/authors/{slug}/"
+        assert attrs["data-url-venue"] == "/venues/{id}/"
+        assert attrs["data-url-tag"] == "/tags/{id}/"
+        assert attrs["data-url-bib"] == "/papers/{slug}/{slug}.bib"
+        assert "href=" not in template.group(2)  # links get theirs from the patterns
+        assert button in template.group(2)
+    assert "paper-item-template" not in (site_dir / "papers" / "index.html").read_text(encoding="utf-8")
+
+
+def test_search_results_link_authors_under_a_subpath(page, subpath_server):
+    paper = BY_SLUG[PAPERS["folded-authors"]]
+    page.goto(subpath_server.url("/catalog/search/?q=" + re.sub(r"\W+", "+", paper.title_plain)))
+    item = page.locator(f"#search-results > li[data-slug='{paper.slug}']")
+    item.wait_for()
+    hrefs = item.locator(".paper-item-authors a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
+    assert hrefs == ["/catalog/" + a.url for a in paper.authors]
+    assert item.locator(".chip").first.get_attribute("href").startswith("/catalog/tags/")
+
+
+# ---------------------------------------------------------------------- BibTeX
+
+
+def test_every_paper_has_its_bib_file(site_dir):
+    """The reading list exports these files: the build writes one for every paper."""
+    for paper in SITE.papers:
+        text = (site_dir / "papers" / paper.slug / f"{paper.slug}.bib").read_text(encoding="utf-8")
+        assert text.lstrip().startswith("@"), paper.slug
+
+
+def saved_list(page, server, slugs: list[str]) -> None:
+    page.goto(server.url("/"))
+    page.evaluate(f"s => localStorage.setItem({KEY!r}, JSON.stringify(s.map(x => ({{s: x, t: ''}}))))", slugs)
+    page.goto(server.url("/reading-list/"))
+    page.locator("#rl-items > li").nth(len(slugs) - 1).wait_for()
+
+
+def test_the_reading_lists_bibtex_is_the_sites_bib_files(page, server, site_dir):
+    slugs = [p.slug for p in SITE.papers[:3]]
+    saved_list(page, server, slugs)
+    with page.expect_download() as info:
+        page.locator("#rl-export").click()
+    text = Path(info.value.path()).read_text(encoding="utf-8")
+    files = [(site_dir / "papers" / s / f"{s}.bib").read_text(encoding="utf-8").strip() + "\n" for s in slugs]
+    assert text == "\n".join(files)
+    assert "Error" not in page.locator("#rl-status").inner_text()
+
+
+def test_bibtex_that_cannot_be_fetched_is_named_in_an_error(page, server, site_dir):
+    chosen = SITE.papers[:3]
+    missing = chosen[1]
+    page.route(re.compile(r".*/" + re.escape(missing.slug) + r"\.bib$"),
+               lambda route: route.fulfill(status=404, body="not here"))
+    saved_list(page, server, [p.slug for p in chosen])
+    page.locator("#rl-bibtex-box summary").click()
+    status = page.locator("#rl-status")
+    page.wait_for_function("document.getElementById('rl-status').textContent.includes('could not be fetched')")
+    assert missing.title_plain in status.inner_text() and "Error" in status.inner_text()
+    # the others are there, and nothing is made up for the missing one
+    others = [(site_dir / "papers" / p.slug / f"{p.slug}.bib").read_text(encoding="utf-8").strip() + "\n"
+              for p in chosen if p is not missing]
+    assert page.locator("#rl-bibtex").input_value() == "\n".join(others)
+
+    # Nothing at all to export: no file, only the error.
+    page.unroute(re.compile(r".*/" + re.escape(missing.slug) + r"\.bib$"))
+    page.route(re.compile(r".*\.bib$"), lambda route: route.fulfill(status=404, body="not here"))
+    downloads: list = []
+    page.on("download", lambda d: downloads.append(d))
+    page.locator("#rl-export").click()
+    page.wait_for_function("document.getElementById('rl-status').textContent.includes('3 papers could not be fetched')")
+    page.wait_for_timeout(300)
+    assert downloads == []
+
+
+def test_reading_list_data_names_what_the_items_link_to(site_dir):
+    """The reading list's records carry the authors' slugs, the venue's and the tags' ids
+    (the items link them as list pages do) and no longer any links for a BibTeX made up in
+    the page."""
+    records = {}
+    for path in (site_dir / "reading-list" / "data").glob("*.json"):
+        records.update(json.loads(path.read_text(encoding="utf-8")))
+    assert set(records) == set(BY_SLUG)
+    for slug, record in records.items():
+        paper = BY_SLUG[slug]
+        assert record["u"] == [a.slug for a in paper.authors]
+        assert record["v"][0] == paper.venue.id and [t[0] for t in record["g"]] == [t.id for t in paper.tags]
+        assert "l" not in record
