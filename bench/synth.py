@@ -21,7 +21,7 @@ bodies of ``content/papers/*.md`` when the shared seeds are missing):
 * **Venues**: real conference names over several years (more papers in later years).
 * **Tags**: ids of ``content/tags.toml``. Every seed sentence and title fragment carries
   the tags of the real paper it comes from (from ``content/papers`` or, failing that,
-  ``generator.content.taxonomy.suggest_tags``); a synthetic paper gets the tags most of its
+  ``generator.importers.tags.suggest_tags``); a synthetic paper gets the tags most of its
   sentences (and, weighted 3, its title) vote for — so tags follow the text, as with the
   importer's suggestions. ``suggest_tags=True`` runs the real suggestions instead.
 
@@ -68,7 +68,7 @@ if str(REPO) not in sys.path:  # run as a script: make ``generator`` importable
 from generator.content import frontmatter  # noqa: E402
 from generator.importers.seeds import import_seeds  # noqa: E402
 from generator.content.taxonomy import read_taxonomy  # noqa: E402
-from generator.content import taxonomy as taxonomy_module  # noqa: E402
+from generator.importers import tags as tags_module  # noqa: E402
 
 SEEDS_DIR = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 FALLBACK_PAPERS = REPO / "content" / "papers"
@@ -220,7 +220,7 @@ def _seed_papers(folder: Path, known: dict[str, Tags]) -> list[tuple[str, str | 
             if tags is None:
                 if taxonomy is None:
                     taxonomy = read_taxonomy(TAGS_TOML, "tags.toml")
-                tags = taxonomy_module.suggest_tags(titles.get(index, ""), abstract, taxonomy)
+                tags = tags_module.suggest_tags(titles.get(index, ""), abstract, taxonomy)
             papers.append((abstract, titles.get(index), tags))
     return papers
 

@@ -1,4 +1,4 @@
-"""The tag taxonomy (``content/tags.toml``) and phrase-based tag suggestions.
+"""The tag taxonomy: ``content/tags.toml`` read and validated into a ``Taxonomy``.
 
 ``tags.toml`` holds one top-level table per tag, in display order::
 
@@ -16,61 +16,27 @@
 * The table name is the tag id and must be a slug (``graph-learning``).
 * ``name`` (non-empty text), ``description`` (text) and ``phrases`` (a list of
   non-empty texts, may be empty) are required; ``fallback`` (true/false) is optional
-  and exactly one tag must have ``fallback = true``: the catch-all tag that
-  ``suggest_tags`` returns when no phrase of any other tag matches.
-
-Phrase matching (``suggest_tags``)
-----------------------------------
-Title and abstract are normalised the same way as the phrases: LaTeX is dropped
-(``$K$-means`` -> ``k-means``, ``\\emph{x}`` -> ``x``), Markdown links and URLs are
-removed, accents are folded, text is lower-cased, a few British spellings are
-Americanised (``optimisation`` -> ``optimization``) and every run of characters that is
-not a letter or digit becomes one space. Matching is then on whole words only, so
-``rl`` matches "offline RL" but not "world". A hyphen in a phrase also matches a space
-or nothing (``self-supervised`` matches "self supervised" and "selfsupervised"), and the
-last word of a phrase may carry a plural ``s``/``es`` (``y`` -> ``ies``) — so write
-phrases in the singular.
-
-When phrases overlap in a text, the longest match wins, across all tags: with
-"reinforcement learning from human feedback" listed under one tag, the words
-"reinforcement learning" inside it do not also count for the tag that lists only
-"reinforcement learning". List a phrase under several tags to credit all of them.
-
-Score of a tag = ``TITLE_WEIGHT`` per distinct phrase found in the title + for each
-distinct phrase found in the abstract, its number of occurrences capped at
-``ABSTRACT_CAP`` (only the first ``MAX_MATCH_CHARS`` characters of a title or abstract are
-searched, which bounds the time a huge pasted text takes). A tag qualifies when one of its phrases is in the title (titles are
-chosen words), or else when its score is at least ``MIN_ABSTRACT_SCORE`` (one passing
-mention in an abstract is not enough) and at least ``RELATIVE_CUTOFF`` times the best
-tag's score. The result is in **score order** (best first; ties in taxonomy order), at
-most ``limit`` tags, and never empty: when nothing qualifies, the fallback tag alone
-is returned.
+  and exactly one tag must have ``fallback = true``: the catch-all tag that ``suggest_tags``
+  (the importers' tag suggestions, ``generator.importers.tags``) returns when no phrase
+  of any other tag matches.
+* A phrase is plain words (no LaTeX) with at least one letter or digit; phrases are
+  lower-cased and listed once.
 """
 
 from __future__ import annotations
 
-import bisect
-import functools
 import re
 import stat
 import tomllib
 import unicodedata
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from ..errors import Problems
 from .frontmatter import type_name
 from .model import Tag
 from .schema import FORBIDDEN_IN_TEXT, describe_char
 from .slugs import is_valid_slug
-
-TITLE_WEIGHT = 3
-ABSTRACT_CAP = 3
-MAX_MATCH_CHARS = 20_000  # phrases are looked for in this much of a text (abstracts are ~2,000)
-MIN_ABSTRACT_SCORE = 3
-RELATIVE_CUTOFF = 0.3
-DEFAULT_FALLBACK_ID = "machine-learning"
 
 TAG_KEYS = ("name", "description", "phrases", "fallback")
 
@@ -218,7 +184,7 @@ def parse_taxonomy(text: str, file_label: str = "tags.toml") -> Taxonomy:
                 elif not phrase.strip():
                     bad("phrases", f"item {i}: empty phrase")
                     ok = False
-                elif not normalize_text(phrase):
+                elif not _has_words(phrase):
                     bad("phrases", f"item {i}: phrase {phrase!r} has no letters or digits")
                     ok = False
                 else:
@@ -299,160 +265,10 @@ def _unquote(name: str) -> str:
     return name
 
 
-# --------------------------------------------------------------------------- matching
-
-_BRITISH = re.compile(
-    r"(optim|minim|maxim|regular|normal|general|parameter|character|visual|real|recogn|organ|summar|"
-    r"categor|amort|standard|special|personal|initial|quant|central|local|synthes|emphas|util|random|"
-    r"stabil|discret|vector|linear|factor|custom|memor|penal|modern|harmon|symmetr|token|binar|polar|"
-    r"serial|neutral)is(e|es|ed|ing|er|ers|ation|ations)\b"
-)
-_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?|\\.")
-_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
-_URL = re.compile(r"(?:https?://|www\.)\S+")
-_NON_WORD = re.compile(r"[^a-z0-9]+")
+_WORD_CHAR = re.compile(r"[a-z0-9]")
 
 
-def normalize_text(text: str) -> str:
-    """Lower-case words separated by single spaces; LaTeX, links and punctuation dropped."""
-    text = _MD_LINK.sub(r" \1 ", text)
-    text = _URL.sub(" ", text)
-    text = _LATEX_COMMAND.sub(" ", text)
-    text = unicodedata.normalize("NFKD", text)
-    text = text.encode("ascii", "ignore").decode("ascii").lower()
-    text = text.replace("'", "")  # "Arrow's" -> "arrows", "let's" -> "lets"
-    text = _BRITISH.sub(r"\1iz\2", text)  # optimise/optimisation -> optimize/optimization
-    return _NON_WORD.sub(" ", text).strip()
-
-
-def _phrase_variants(phrase: str) -> set[str]:
-    """Normalised spellings of a phrase: each hyphen as a space or as nothing."""
-    parts = re.split(r"(-)", phrase.lower())
-    variants = {""}
-    for part in parts:
-        if part == "-":
-            variants = {v + sep for v in variants for sep in (" ", "")}
-        else:
-            variants = {v + part for v in variants}
-    return {normalize_text(v) for v in variants} - {""}
-
-
-@dataclass(frozen=True)
-class _Matcher:
-    phrase: str
-    pattern: re.Pattern[str]
-
-
-@functools.lru_cache(maxsize=4096)
-def _matcher(phrase: str) -> _Matcher:
-    alternatives: set[str] = set()
-    for variant in _phrase_variants(phrase):
-        body = re.escape(variant)
-        alternatives.add(body + r"(?:s|es)?")
-        if re.search(r"[^aeiou]y$", variant):
-            alternatives.add(re.escape(variant[:-1]) + "ies")
-    ordered = sorted(alternatives, key=lambda a: (-len(a), a))
-    pattern = re.compile(r"(?<![a-z0-9])(?:" + "|".join(ordered) + r")(?![a-z0-9])")
-    return _Matcher(phrase, pattern)
-
-
-def _phrase_hits(text: str, phrase_tags: Mapping[str, tuple[str, ...]]) -> dict[str, dict[str, int]]:
-    """tag id -> {phrase: occurrences} in normalised ``text``; longest match wins on overlap."""
-    found: list[tuple[int, int, str]] = []
-    for phrase in phrase_tags:
-        for match in _matcher(phrase).pattern.finditer(text):
-            found.append((match.start(), match.end(), phrase))
-    # Longest spans first; a span is dropped when it overlaps a kept (longer or, at equal
-    # length, earlier) span. Phrases matching exactly the same span are all kept.
-    found.sort(key=lambda f: (-(f[1] - f[0]), f[0], f[2]))
-    # The kept spans never overlap, so sorted by start only the neighbours of a new span
-    # can overlap it: O(n log n) instead of comparing with every kept span.
-    kept: dict[tuple[int, int], list[str]] = {}
-    starts: list[int] = []
-    ends: list[int] = []
-    for start, end, phrase in found:
-        if (start, end) in kept:
-            kept[(start, end)].append(phrase)
-            continue
-        i = bisect.bisect_left(starts, start)
-        if (i > 0 and ends[i - 1] > start) or (i < len(starts) and starts[i] < end):
-            continue
-        starts.insert(i, start)
-        ends.insert(i, end)
-        kept[(start, end)] = [phrase]
-    hits: dict[str, dict[str, int]] = {}
-    for phrases in kept.values():
-        credited: set[str] = set()
-        for phrase in phrases:
-            for tag_id in phrase_tags[phrase]:
-                if tag_id in credited:
-                    continue
-                credited.add(tag_id)
-                counts = hits.setdefault(tag_id, {})
-                counts[phrase] = counts.get(phrase, 0) + 1
-    return hits
-
-
-def _phrase_index(tags: Mapping[str, Tag]) -> dict[str, tuple[str, ...]]:
-    index: dict[str, list[str]] = {}
-    for tag_id, tag in tags.items():
-        for phrase in tag.phrases:
-            if normalize_text(phrase):
-                owners = index.setdefault(phrase.lower(), [])
-                if tag_id not in owners:
-                    owners.append(tag_id)
-    return {phrase: tuple(owners) for phrase, owners in index.items()}
-
-
-@dataclass(frozen=True)
-class TagScore:
-    tag: str
-    score: int
-    in_title: bool
-
-
-def score_tags(title: str, abstract: str, tags: Mapping[str, Tag]) -> dict[str, TagScore]:
-    """Score of every tag with at least one phrase hit (see the module docstring)."""
-    index = _phrase_index(tags)
-    title_hits = _phrase_hits(normalize_text(title[:MAX_MATCH_CHARS])[:MAX_MATCH_CHARS], index)
-    abstract_hits = _phrase_hits(normalize_text(abstract[:MAX_MATCH_CHARS])[:MAX_MATCH_CHARS], index)
-    scores: dict[str, TagScore] = {}
-    for tag_id in tags:
-        in_title = len(title_hits.get(tag_id, {}))
-        score = TITLE_WEIGHT * in_title
-        score += sum(min(count, ABSTRACT_CAP) for count in abstract_hits.get(tag_id, {}).values())
-        if score:
-            scores[tag_id] = TagScore(tag_id, score, in_title > 0)
-    return scores
-
-
-def fallback_tag(tags: Mapping[str, Tag]) -> str:
-    """The catch-all tag: ``tags.fallback`` for a ``Taxonomy``, else ``machine-learning``
-    when present, else the last tag."""
-    if not tags:
-        raise ValueError("the taxonomy has no tags")
-    fallback = getattr(tags, "fallback", None)
-    if fallback in tags:
-        return fallback
-    if DEFAULT_FALLBACK_ID in tags:
-        return DEFAULT_FALLBACK_ID
-    return list(tags)[-1]
-
-
-def suggest_tags(title: str, abstract: str, tags: Mapping[str, Tag], *, limit: int = 4) -> tuple[str, ...]:
-    """Best-matching tag ids for a paper, best first; never empty (see the module docstring)."""
-    if limit < 1:
-        raise ValueError("limit must be at least 1")
-    fallback = fallback_tag(tags)
-    scores = score_tags(title, abstract, tags)
-    order = {tag_id: i for i, tag_id in enumerate(tags)}
-    ranked = sorted(scores.values(), key=lambda s: (-s.score, order[s.tag]))
-    if not ranked:
-        return (fallback,)
-    best = ranked[0].score
-    chosen = [
-        s.tag
-        for s in ranked
-        if s.in_title or (s.score >= MIN_ABSTRACT_SCORE and s.score >= RELATIVE_CUTOFF * best)
-    ]
-    return tuple(chosen[:limit]) or (fallback,)
+def _has_words(phrase: str) -> bool:
+    """Whether a phrase has a letter or digit to match (accents folded, as the matching does)."""
+    folded = unicodedata.normalize("NFKD", phrase).encode("ascii", "ignore").decode("ascii").lower()
+    return _WORD_CHAR.search(folded) is not None

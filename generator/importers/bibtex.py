@@ -90,8 +90,9 @@ from .seeds import (
 from ..content.loader import read_site_config, read_venues, title_key
 from ..content.model import LINK_KINDS, PRESENTATIONS, Tag, Venue
 from ..content.slugs import slugify
-from ..content.taxonomy import read_taxonomy, suggest_tags
+from ..content.taxonomy import read_taxonomy
 from ..text import plain_text
+from .tags import suggest_tags
 
 CONTAINER_FIELDS = ("booktitle", "journal", "eventtitle")
 # Entry types that are volumes, not papers: never imported as papers (they can be crossref parents).

@@ -46,7 +46,8 @@ from ..content.loader import MAX_FILE_BYTES
 from ..content.model import LINK_KINDS, PRESENTATIONS, Tag
 from ..content.schema import describe_char, find_forbidden_in_file, is_http_url
 from ..content.slugs import MAX_LENGTH, author_key, slugify
-from ..content.taxonomy import read_taxonomy, suggest_tags
+from ..content.taxonomy import read_taxonomy
+from .tags import suggest_tags
 
 CREATED = "created"
 UPDATED = "updated"

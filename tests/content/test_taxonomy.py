@@ -1,23 +1,20 @@
-"""Tests for generator.content.taxonomy: reading tags.toml and suggesting tags."""
+"""Tests for generator.content.taxonomy: reading and validating tags.toml."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from generator.errors import ContentError
 from generator.content.model import Tag
 from generator.content.slugs import is_valid_slug
-from generator.content.taxonomy import Taxonomy, fallback_tag, normalize_text, read_taxonomy, suggest_tags
+from generator.content.taxonomy import Taxonomy, read_taxonomy
+from generator.importers.tags import normalize_text
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL_TAGS = ROOT / "content" / "tags.toml"
 FIXTURE_TAGS = Path(__file__).parent.parent / "fixtures" / "seeds" / "tags.toml"
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 
 GOOD = """\
 [reinforcement-learning]
@@ -185,182 +182,6 @@ def test_real_taxonomy_is_valid():
         assert tag.name and tag.description
         assert tag.id == tags.fallback or len(tag.phrases) >= 5
         assert all(p == p.lower() and normalize_text(p) for p in tag.phrases)
-
-
-# --------------------------------------------------------------------------- matching
-
-
-def taxonomy(**phrases: list[str]) -> Taxonomy:
-    tags = [(tid.replace("_", "-"), Tag(tid.replace("_", "-"), tid, "", tuple(p))) for tid, p in phrases.items()]
-    tags.append(("machine-learning", Tag("machine-learning", "Other", "", ())))
-    return Taxonomy(tags, fallback="machine-learning")
-
-
-def test_normalize_text_drops_latex_links_and_punctuation():
-    assert normalize_text("$K$-means") == "k means"
-    assert normalize_text(r"a \emph{Self-Supervised} $\mathcal{O}(n)$ method") == "a self supervised o n method"
-    assert normalize_text("see [our code](https://x.org/a-b) and https://y.org/rl") == "see our code and"
-    assert normalize_text("Optimisation and regularised, normalisation") == "optimization and regularized normalization"
-    assert normalize_text("Arrow’s theorem, Naïve Bayes") == "arrows theorem naive bayes"
-
-
-def test_word_boundaries():
-    tags = taxonomy(rl=["rl"])
-    assert suggest_tags("Offline RL at scale", "", tags) == ("rl",)
-    assert suggest_tags("A world model", "", tags) == ("machine-learning",)
-    assert suggest_tags("Curling and RLHF", "", tags) == ("machine-learning",)
-    assert suggest_tags("Offline-RL", "", tags) == ("rl",)
-
-
-def test_hyphen_space_and_joined_variants():
-    tags = taxonomy(ssl=["self-supervised"], pre=["pre-training"])
-    for title in ("Self-supervised vision", "Self supervised vision", "Selfsupervised vision"):
-        assert suggest_tags(title, "", tags) == ("ssl",)
-    for title in ("Pre-training", "Pre training", "Pretraining at scale"):
-        assert suggest_tags(title, "", tags) == ("pre",)
-    # A phrase written with a space also matches the hyphenated text.
-    assert suggest_tags("Self-Supervised", "", taxonomy(ssl=["self supervised"])) == ("ssl",)
-
-
-def test_simple_plurals():
-    tags = taxonomy(gnn=["graph neural network"], bayes=["gaussian process"], prob=["probability"])
-    assert suggest_tags("Graph Neural Networks", "", tags) == ("gnn",)
-    assert suggest_tags("Sparse Gaussian Processes", "", tags) == ("bayes",)
-    assert suggest_tags("Transition probabilities", "", tags) == ("prob",)
-    # Only the last word takes the plural; a different word is not a plural.
-    assert suggest_tags("graphs neural network", "", tags) == ("machine-learning",)
-    assert suggest_tags("Graph neural networking", "", tags) == ("machine-learning",)
-
-
-def test_latex_is_normalised_before_matching():
-    tags = taxonomy(clustering=["k-means"])
-    assert suggest_tags("Fast $K$-means", "", tags) == ("clustering",)
-    assert suggest_tags("", r"We study $k$-means and \emph{K-means++}. " * 2, tags) == ("clustering",)
-
-
-def test_title_hits_weigh_more_than_abstract_hits():
-    tags = taxonomy(rl=["reinforcement learning"], vision=["image"])
-    # One title hit qualifies on its own; one passing mention in the abstract does not.
-    assert suggest_tags("Reinforcement learning for robots", "We also use an image.", tags) == ("rl",)
-    assert suggest_tags("Robots", "We use reinforcement learning.", tags) == ("machine-learning",)
-    # Repeated abstract mentions qualify (capped per phrase), ranked below a title hit.
-    # Three abstract mentions (score 3) qualify, ranked below title + abstract (3 + 1).
-    abstract = "image image image and reinforcement learning"
-    assert suggest_tags("Reinforcement learning", abstract, tags) == ("rl", "vision")
-
-
-def test_minor_tags_are_cut_relative_to_the_best():
-    tags = taxonomy(a=["alpha", "beta", "gamma", "delta"], b=["omega"])
-    # a scores 12 (4 phrases, each capped at 3 occurrences); b scores 3 < 0.3 * 12: a side remark.
-    abstract = "alpha alpha alpha alpha beta beta beta gamma gamma gamma delta delta delta omega omega omega"
-    assert suggest_tags("", abstract, tags) == ("a",)
-    abstract = "alpha alpha alpha beta beta beta omega omega omega"
-    assert suggest_tags("", abstract, tags) == ("a", "b")
-
-
-def test_one_phrase_said_three_times_qualifies():
-    tags = taxonomy(clustering=["k-means"])
-    assert suggest_tags("", "k-means and k-means", tags) == ("machine-learning",)
-    assert suggest_tags("", "k-means, k-means and k-means", tags) == ("clustering",)
-
-
-def test_longest_phrase_wins_across_tags():
-    tags = taxonomy(alignment=["reinforcement learning from human feedback"], rl=["reinforcement learning"])
-    text = "We align models with reinforcement learning from human feedback. " * 3
-    assert suggest_tags("", text, tags) == ("alignment",)
-    # Listing the phrase under both tags credits both.
-    both = taxonomy(alignment=["reinforcement learning from human feedback"],
-                    rl=["reinforcement learning", "reinforcement learning from human feedback"])
-    assert set(suggest_tags("", text, both)) == {"alignment", "rl"}
-
-
-def test_limit_order_and_fallback():
-    tags = taxonomy(a=["alpha"], b=["beta"], c=["gamma"], d=["delta"], e=["epsilon"])
-    title = "alpha beta gamma delta epsilon"
-    assert suggest_tags(title, "beta beta", tags) == ("b", "a", "c", "d")  # score order, ties in taxonomy order
-    assert suggest_tags(title, "", tags, limit=2) == ("a", "b")
-    assert suggest_tags("nothing here", "at all", tags) == ("machine-learning",)
-    with pytest.raises(ValueError):
-        suggest_tags("x", "y", tags, limit=0)
-
-
-def test_fallback_for_plain_mappings():
-    plain = {"x": Tag("x", "X", "", ("x",)), "machine-learning": Tag("machine-learning", "ML", "", ())}
-    assert fallback_tag(plain) == "machine-learning"
-    assert suggest_tags("", "", plain) == ("machine-learning",)
-    assert fallback_tag({"x": Tag("x", "X", "", ()), "y": Tag("y", "Y", "", ())}) == "y"
-    with pytest.raises(ValueError):
-        fallback_tag({})
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(title=st.text(max_size=200), abstract=st.text(max_size=2000))
-def test_suggestions_are_always_one_to_four_known_tags(title, abstract):
-    tags = read_taxonomy(REAL_TAGS)
-    got = suggest_tags(title, abstract, tags)
-    assert 1 <= len(got) <= 4
-    assert len(set(got)) == len(got)
-    assert all(t in tags for t in got)
-
-
-# --------------------------------------------------------------------------- the real seeds
-
-
-def _seed_papers():
-    for seed in sorted(SEEDS.glob("*.txt")):
-        lines = [line for line in seed.read_text(encoding="utf-8").split("\n")[1:] if line.strip()]
-        records = json.loads((SEEDS / "metadata" / f"{seed.stem}.json").read_text(encoding="utf-8"))
-        for record, abstract in zip(records, lines):
-            yield record["title"], abstract
-
-
-needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="seed catalog not available")
-
-
-@needs_seeds
-def test_every_seed_paper_gets_one_to_four_specific_tags():
-    tags = read_taxonomy(REAL_TAGS)
-    papers = list(_seed_papers())
-    assert len(papers) == 76
-    for title, abstract in papers:
-        got = suggest_tags(title or "", abstract, tags)
-        assert 1 <= len(got) <= 4, title
-        assert tags.fallback not in got, f"no specific tag for {title!r}"
-
-
-# Spot checks a curator agreed with when the phrases were tuned (see the report).
-EXPECTED = {
-    "On Stationary Point Convergence of PPO-Clip": ({"reinforcement-learning", "optimization"}, {"computer-vision"}),
-    "Towards 3D Molecule-Text Interpretation in Language Models": (
-        {"large-language-models", "ai-for-science"}, {"interpretability"}),
-    "Statistically Optimal $K$-means Clustering via Nonnegative Low-rank Semidefinite Programming": (
-        {"representation-learning", "optimization", "learning-theory"}, set()),
-    "RLCD: Reinforcement Learning from Contrastive Distillation for LM Alignment": (
-        {"alignment", "large-language-models"}, set()),
-    "Probabilistic Inference in Language Models via Twisted Sequential Monte Carlo": (
-        {"probabilistic-methods", "large-language-models"}, {"alignment"}),
-    "UC-NeRF: Neural Radiance Field for Under-Calibrated multi-view cameras in autonomous driving": (
-        {"computer-vision", "robotics"}, {"robustness-safety"}),
-    "Elucidating the Exposure Bias in Diffusion Models": ({"generative-models"}, {"fairness"}),
-    "Feature Importance Disparities for Data Bias Investigations": ({"fairness", "interpretability"}, set()),
-    "Impact of Computation in Integral Reinforcement Learning for Continuous-Time Control": (
-        {"reinforcement-learning"}, {"time-series"}),
-    "Constrained Bi-Level Optimization: Proximal Lagrangian Value function Approach and Hessian-free Algorithm": (
-        {"optimization"}, {"reinforcement-learning"}),
-    "AutomaTikZ: Text-Guided Synthesis of Scientific Vector Graphics with TikZ": (
-        {"large-language-models"}, {"ai-for-science"}),
-    "CausalLM is not optimal for in-context learning": ({"large-language-models"}, {"causality"}),
-}
-
-
-@needs_seeds
-def test_seed_spot_checks():
-    tags = read_taxonomy(REAL_TAGS)
-    titles = dict(_seed_papers())
-    for title, (must, must_not) in EXPECTED.items():
-        got = set(suggest_tags(title, titles[title], tags))
-        assert must <= got, (title, got)
-        assert not (must_not & got), (title, got)
 
 
 def test_fixture_taxonomy_is_valid():

@@ -1,0 +1,226 @@
+"""Tag suggestions for imported papers: which tags of ``tags.toml`` a title and abstract
+are about, by phrase matching (``suggest_tags``).
+
+Title and abstract are normalised (``normalize_text``): LaTeX commands and control symbols
+are dropped, formulas included, as read by the one LaTeX tokenizer
+(``generator.text.latex``; ``$K$-means`` -> ``k means``, ``\\emph{x}`` -> ``x``), Markdown
+links become their text and URLs are removed; then, as for the phrases (``fold_words``),
+accents are folded, text is lower-cased, a few British spellings are Americanised
+(``optimisation`` -> ``optimization``) and every run of characters that is not a letter or
+digit becomes one space. Phrases are plain words: they are folded, not read as LaTeX.
+Matching is then on whole words only, so ``rl`` matches "offline RL" but not "world". A
+hyphen in a phrase also matches a space or nothing (``self-supervised`` matches "self
+supervised" and "selfsupervised"), and the last word of a phrase may carry a plural
+``s``/``es`` (``y`` -> ``ies``) — so write phrases in the singular.
+
+When phrases overlap in a text, the longest match wins, across all tags: with
+"reinforcement learning from human feedback" listed under one tag, the words
+"reinforcement learning" inside it do not also count for the tag that lists only
+"reinforcement learning". List a phrase under several tags to credit all of them.
+
+Score of a tag = ``TITLE_WEIGHT`` per distinct phrase found in the title + for each
+distinct phrase found in the abstract, its number of occurrences capped at
+``ABSTRACT_CAP`` (only the first ``MAX_MATCH_CHARS`` characters of a title or abstract are
+searched, which bounds the time a huge pasted text takes). A tag qualifies when one of its
+phrases is in the title (titles are chosen words), or else when its score is at least
+``MIN_ABSTRACT_SCORE`` (one passing mention in an abstract is not enough) and at least
+``RELATIVE_CUTOFF`` times the best tag's score. The result is in **score order** (best
+first; ties in taxonomy order), at most ``limit`` tags, and never empty: when nothing
+qualifies, the fallback tag alone is returned (``fallback_tag``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Mapping
+
+from ..content.model import Tag
+from ..text.latex.tokens import CMD, MATH, SYM, tokenize
+
+TITLE_WEIGHT = 3
+ABSTRACT_CAP = 3
+MAX_MATCH_CHARS = 20_000  # phrases are looked for in this much of a text (abstracts are ~2,000)
+MIN_ABSTRACT_SCORE = 3
+RELATIVE_CUTOFF = 0.3
+DEFAULT_FALLBACK_ID = "machine-learning"
+
+_BRITISH = re.compile(
+    r"(optim|minim|maxim|regular|normal|general|parameter|character|visual|real|recogn|organ|summar|"
+    r"categor|amort|standard|special|personal|initial|quant|central|local|synthes|emphas|util|random|"
+    r"stabil|discret|vector|linear|factor|custom|memor|penal|modern|harmon|symmetr|token|binar|polar|"
+    r"serial|neutral)is(e|es|ed|ing|er|ers|ation|ations)\b"
+)
+_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
+_URL = re.compile(r"(?:https?://|www\.)\S+")
+_NON_WORD = re.compile(r"[^a-z0-9]+")
+
+
+def normalize_text(text: str) -> str:
+    """Lower-case words separated by single spaces; LaTeX, links and punctuation dropped."""
+    text = _MD_LINK.sub(r" \1 ", text)
+    text = _URL.sub(" ", text)
+    return fold_words(_without_latex(text))
+
+
+def fold_words(text: str) -> str:
+    """Lower-case ASCII words separated by single spaces: accents folded, apostrophes
+    dropped, British spellings Americanised, every other character a separator."""
+    text = unicodedata.normalize("NFKD", text)
+    text = text.encode("ascii", "ignore").decode("ascii").lower()
+    text = text.replace("'", "")  # "Arrow's" -> "arrows", "let's" -> "lets"
+    text = _BRITISH.sub(r"\1iz\2", text)  # optimise/optimisation -> optimize/optimization
+    return _NON_WORD.sub(" ", text).strip()
+
+
+def _without_latex(text: str) -> str:
+    """``text`` with each LaTeX command and control symbol (``\\emph``, ``\\%``) a space,
+    inside formulas too; the words of their arguments and of formulas stay."""
+    if "\\" not in text:
+        return text
+    parts = []
+    for tok in tokenize(text, spaces=False):
+        if tok.kind == MATH:
+            body = tok.text[2:-2] if tok.text.startswith(("$$", "\\(", "\\[")) else tok.text[1:-1]
+            parts.append(f" {_without_latex(body)} ")
+        elif tok.kind in (CMD, SYM):
+            parts.append(" ")
+        else:
+            parts.append(tok.text)
+    return "".join(parts)
+
+
+def _phrase_variants(phrase: str) -> set[str]:
+    """Normalised spellings of a phrase: each hyphen as a space or as nothing."""
+    parts = re.split(r"(-)", phrase.lower())
+    variants = {""}
+    for part in parts:
+        if part == "-":
+            variants = {v + sep for v in variants for sep in (" ", "")}
+        else:
+            variants = {v + part for v in variants}
+    return {fold_words(v) for v in variants} - {""}
+
+
+@dataclass(frozen=True)
+class _Matcher:
+    phrase: str
+    pattern: re.Pattern[str]
+
+
+@functools.lru_cache(maxsize=4096)
+def _matcher(phrase: str) -> _Matcher:
+    alternatives: set[str] = set()
+    for variant in _phrase_variants(phrase):
+        body = re.escape(variant)
+        alternatives.add(body + r"(?:s|es)?")
+        if re.search(r"[^aeiou]y$", variant):
+            alternatives.add(re.escape(variant[:-1]) + "ies")
+    ordered = sorted(alternatives, key=lambda a: (-len(a), a))
+    pattern = re.compile(r"(?<![a-z0-9])(?:" + "|".join(ordered) + r")(?![a-z0-9])")
+    return _Matcher(phrase, pattern)
+
+
+def _phrase_hits(text: str, phrase_tags: Mapping[str, tuple[str, ...]]) -> dict[str, dict[str, int]]:
+    """tag id -> {phrase: occurrences} in normalised ``text``; longest match wins on overlap."""
+    found: list[tuple[int, int, str]] = []
+    for phrase in phrase_tags:
+        for match in _matcher(phrase).pattern.finditer(text):
+            found.append((match.start(), match.end(), phrase))
+    # Longest spans first; a span is dropped when it overlaps a kept (longer or, at equal
+    # length, earlier) span. Phrases matching exactly the same span are all kept.
+    found.sort(key=lambda f: (-(f[1] - f[0]), f[0], f[2]))
+    # The kept spans never overlap, so sorted by start only the neighbours of a new span
+    # can overlap it: O(n log n) instead of comparing with every kept span.
+    kept: dict[tuple[int, int], list[str]] = {}
+    starts: list[int] = []
+    ends: list[int] = []
+    for start, end, phrase in found:
+        if (start, end) in kept:
+            kept[(start, end)].append(phrase)
+            continue
+        i = bisect.bisect_left(starts, start)
+        if (i > 0 and ends[i - 1] > start) or (i < len(starts) and starts[i] < end):
+            continue
+        starts.insert(i, start)
+        ends.insert(i, end)
+        kept[(start, end)] = [phrase]
+    hits: dict[str, dict[str, int]] = {}
+    for phrases in kept.values():
+        credited: set[str] = set()
+        for phrase in phrases:
+            for tag_id in phrase_tags[phrase]:
+                if tag_id in credited:
+                    continue
+                credited.add(tag_id)
+                counts = hits.setdefault(tag_id, {})
+                counts[phrase] = counts.get(phrase, 0) + 1
+    return hits
+
+
+def _phrase_index(tags: Mapping[str, Tag]) -> dict[str, tuple[str, ...]]:
+    index: dict[str, list[str]] = {}
+    for tag_id, tag in tags.items():
+        for phrase in tag.phrases:
+            if fold_words(phrase):
+                owners = index.setdefault(phrase.lower(), [])
+                if tag_id not in owners:
+                    owners.append(tag_id)
+    return {phrase: tuple(owners) for phrase, owners in index.items()}
+
+
+@dataclass(frozen=True)
+class TagScore:
+    tag: str
+    score: int
+    in_title: bool
+
+
+def score_tags(title: str, abstract: str, tags: Mapping[str, Tag]) -> dict[str, TagScore]:
+    """Score of every tag with at least one phrase hit (see the module docstring)."""
+    index = _phrase_index(tags)
+    title_hits = _phrase_hits(normalize_text(title[:MAX_MATCH_CHARS])[:MAX_MATCH_CHARS], index)
+    abstract_hits = _phrase_hits(normalize_text(abstract[:MAX_MATCH_CHARS])[:MAX_MATCH_CHARS], index)
+    scores: dict[str, TagScore] = {}
+    for tag_id in tags:
+        in_title = len(title_hits.get(tag_id, {}))
+        score = TITLE_WEIGHT * in_title
+        score += sum(min(count, ABSTRACT_CAP) for count in abstract_hits.get(tag_id, {}).values())
+        if score:
+            scores[tag_id] = TagScore(tag_id, score, in_title > 0)
+    return scores
+
+
+def fallback_tag(tags: Mapping[str, Tag]) -> str:
+    """The catch-all tag: ``tags.fallback`` for a ``Taxonomy``, else ``machine-learning``
+    when present, else the last tag."""
+    if not tags:
+        raise ValueError("the taxonomy has no tags")
+    fallback = getattr(tags, "fallback", None)
+    if fallback in tags:
+        return fallback
+    if DEFAULT_FALLBACK_ID in tags:
+        return DEFAULT_FALLBACK_ID
+    return list(tags)[-1]
+
+
+def suggest_tags(title: str, abstract: str, tags: Mapping[str, Tag], *, limit: int = 4) -> tuple[str, ...]:
+    """Best-matching tag ids for a paper, best first; never empty (see the module docstring)."""
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    fallback = fallback_tag(tags)
+    scores = score_tags(title, abstract, tags)
+    order = {tag_id: i for i, tag_id in enumerate(tags)}
+    ranked = sorted(scores.values(), key=lambda s: (-s.score, order[s.tag]))
+    if not ranked:
+        return (fallback,)
+    best = ranked[0].score
+    chosen = [
+        s.tag
+        for s in ranked
+        if s.in_title or (s.score >= MIN_ABSTRACT_SCORE and s.score >= RELATIVE_CUTOFF * best)
+    ]
+    return tuple(chosen[:limit]) or (fallback,)
