@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
@@ -17,8 +16,9 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 from .. import __version__
-from .citations import Citation, CitationIndex, paper_bib_path
-from ..derive.views import AUTHORS_HIDDEN_MIN, AUTHORS_SHOWN, AuthorRef, PaperView, SiteData, TagRef, VenueRef
+from .citations import Citation, CitationIndex
+from ..derive.urls import author_page, paper_bib_path, paper_page, reading_list_data, tag_page, venue_page
+from ..derive.views import AUTHORS_HIDDEN_MIN, AUTHORS_SHOWN, PaperView, SiteData
 from .exports import ExportLink, page_downloads, page_feeds
 from ..content.model import LINK_LABELS
 from .pages import Page
@@ -72,12 +72,13 @@ def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict
 
 @dataclass(frozen=True, slots=True)
 class ItemTemplate:
-    """What ``<template id="paper-item-template">`` tells static/js/paper-item.js.
+    """What ``<template id="paper-item-template">`` tells static/js/paper-item.js (and the
+    reading list's script, where to fetch its data).
 
-    The URLs are paths relative to the site root with ``{slug}`` or ``{id}`` in place of
-    the paper's, author's, venue's or tag's; each is made by the same code as the real
-    URLs (``PaperView.url``, ``AuthorRef.url``...), so the page's links cannot drift from
-    the server's. ``authors_shown``/``authors_hidden_min`` fold long author lists as
+    The URLs are paths relative to the site root with ``{slug}``, ``{id}`` or ``{n}`` in
+    place of the paper's, author's, venue's or tag's, or a data file's number; each is made
+    by the site's one URL module (``derive.urls``), so the page's links are the server's.
+    ``authors_shown``/``authors_hidden_min`` fold long author lists as
     ``derive.views.fold_authors`` does.
     """
 
@@ -86,6 +87,7 @@ class ItemTemplate:
     venue: str
     tag: str
     bib: str  # a paper's BibTeX file (the reading list's export)
+    reading_list_data: str  # a reading-list data file
     authors_shown: int
     authors_hidden_min: int
 
@@ -93,11 +95,12 @@ class ItemTemplate:
 def item_template() -> ItemTemplate:
     slug, ident = "{slug}", "{id}"
     return ItemTemplate(
-        paper=PaperView.url.fget(SimpleNamespace(slug=slug)),  # type: ignore[attr-defined]
-        author=AuthorRef(name="", slug=slug).url,
-        venue=VenueRef(id=ident, name="", full_name="", year=0).url,
-        tag=TagRef(id=ident, name="", description="").url,
+        paper=paper_page(slug),
+        author=author_page(slug),
+        venue=venue_page(ident),
+        tag=tag_page(ident),
         bib=paper_bib_path(slug),
+        reading_list_data=reading_list_data("{n}"),  # type: ignore[arg-type]
         authors_shown=AUTHORS_SHOWN,
         authors_hidden_min=AUTHORS_HIDDEN_MIN,
     )

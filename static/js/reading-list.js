@@ -141,7 +141,7 @@
 
   function fetchShard(n) {
     if (!shardCache[n]) {
-      shardCache[n] = fetch(base + "reading-list/data/" + n + ".json").then(function (r) {
+      shardCache[n] = fetch(app.getAttribute("data-url-data").replace("{n}", String(n))).then(function (r) {
         if (!r.ok) throw new Error("HTTP " + r.status);
         return r.json();
       });

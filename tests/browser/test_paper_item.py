@@ -181,6 +181,8 @@ def test_the_template_is_the_partials_shell_with_the_sites_url_patterns(site_dir
         assert "href=" not in template.group(2)  # links get theirs from the patterns
         assert button in template.group(2)
     assert "paper-item-template" not in (site_dir / "papers" / "index.html").read_text(encoding="utf-8")
+    reading_list = (site_dir / "reading-list" / "index.html").read_text(encoding="utf-8")
+    assert 'data-url-data="/reading-list/data/{n}.json"' in reading_list
 
 
 def test_search_results_link_authors_under_a_subpath(page, subpath_server):
