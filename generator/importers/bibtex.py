@@ -1,15 +1,7 @@
-"""Import papers from BibTeX files (``papershelf import bibtex FILE.bib``).
+"""Import papers from BibTeX files (``papershelf import bibtex FILE.bib``): plan one paper
+file per entry (entries read by ``bibtex_read``, venues chosen by ``bibtex_venues``), then
+write them:
 
-One paper file per entry, read with bibtexparser (v2):
-
-* ``@string`` macros and ``#`` concatenations are resolved (the month names ``jan`` …
-  ``dec`` are predefined, as in BibTeX); a macro no ``@string`` defines is an error.
-* ``crossref``: an entry takes the fields it lacks from the entry it names (in any of the
-  files given), one level deep, as BibTeX does; the parent's ``title`` becomes the child's
-  ``booktitle`` when the parent is a volume (``@proceedings``, ``@book``, ``@collection`` …;
-  ``journal`` for ``@periodical``) and the parent has no ``booktitle`` itself. Fields that
-  describe the parent rather than the paper (title, abstract, keywords, doi, url, eprint,
-  link fields) are not inherited.
 * ``@proceedings`` (and ``@periodical``) entries, and volumes that another entry names as its
   crossref, are not papers: they are skipped and listed as such in the summary.
 * ``title`` → ``title``: LaTeX is kept (the site renders it), the braces that only
@@ -19,12 +11,9 @@ One paper file per entry, read with bibtexparser (v2):
 * ``author`` → ``authors``: BibTeX's name rules (``Last, First``, ``von``, ``Jr``,
   braces), LaTeX accents decoded to Unicode, written "First von Last Jr"; ``others``
   (et al.) is left out.
-* the venue: ``--venue ID`` for every entry; else ``booktitle`` (or ``journal``,
-  ``eventtitle``) and ``year`` (or ``date``): an existing venue with that name (short or
-  full, ignoring "Proceedings of the", ordinals and the year) and year; else a known
-  conference (the seed importer's list: ICLR, ICML, NeurIPS, …, by acronym or full name)
-  as ``<acronym>-<year>``; else a new venue named after the booktitle. Missing venue
-  files are created, existing ones are never changed.
+* the venue (see ``bibtex_venues``): ``--venue ID``, else an existing venue, a known
+  conference or a new venue from ``booktitle`` and ``year``. Missing venue files are
+  created, existing ones are never changed.
 * links: the fields our exports write (``pdf``, ``openreview``, ``arxiv``, ``code``,
   ``project``, ``venue_page``), then ``eprint`` (arXiv), ``url`` (by its host: arXiv,
   OpenReview, a ``.pdf``, GitHub/GitLab code, else the venue page) and ``doi``
@@ -49,66 +38,40 @@ failed blocks are reported as our problems, with what is missing and the entry's
 
 from __future__ import annotations
 
-import logging
 import re
-import unicodedata
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Sequence
 from urllib.parse import urlsplit
 
-import bibtexparser
 from bibtexparser import model as bibmodel
-from bibtexparser.middlewares import (
-    LatexDecodingMiddleware,
-    NormalizeFieldKeys,
-    RemoveEnclosingMiddleware,
-    ResolveStringReferencesMiddleware,
-    SeparateCoAuthors,
-    SplitNameParts,
-)
 
-from ..content import frontmatter
-from ..content import schema
-from ..text.latex import bib_text_to_content, decode_url
-from ..errors import ContentError, Problem, Problems
-from .seeds import (
-    CREATED,
-    KEPT_EDITED,
-    KNOWN_VENUES,
-    STATUSES,
-    StatusCounts,
-    UPDATED,
-    _clean_line,
-    _paper_slug,
-    _status,
-    add_author,
-    paper_file_text,
-    write_planned,
-)
+from ..content import frontmatter, schema
 from ..content.loader import read_site_config, read_venues, title_key
 from ..content.model import LINK_KINDS, PRESENTATIONS, Tag, Venue
-from ..content.slugs import slugify
 from ..content.taxonomy import read_taxonomy
+from ..errors import ContentError, Problem, Problems
 from ..text import plain_text
+from ..text.latex import bib_text_to_content, decode_url
+from .bibtex_read import PARENT_TITLE_AS, Entry, read_bib, resolve_crossrefs
+from .bibtex_venues import PlannedVenue, choose_venue
+from .common import (
+    CREATED,
+    KEPT_EDITED,
+    UPDATED,
+    StatusCounts,
+    add_author,
+    check_status,
+    clean_line,
+    paper_file_text,
+    paper_files,
+    paper_slug,
+    write_planned,
+)
 from .tags import suggest_tags
 
-CONTAINER_FIELDS = ("booktitle", "journal", "eventtitle")
 # Entry types that are volumes, not papers: never imported as papers (they can be crossref parents).
 CONTAINER_ONLY_TYPES = ("proceedings", "mvproceedings", "periodical")
-# Entry types whose ``title`` a crossref child inherits as the field named here (biblatex's rule).
-PARENT_TITLE_AS = {"proceedings": "booktitle", "mvproceedings": "booktitle", "book": "booktitle",
-                   "mvbook": "booktitle", "collection": "booktitle", "mvcollection": "booktitle",
-                   "reference": "booktitle", "mvreference": "booktitle", "periodical": "journal"}
-# Fields a crossref child never inherits: they describe the parent itself, not the paper.
-NOT_INHERITED = frozenset(("title", "crossref", "xref", "ids", "abstract", "keywords", "url", "doi", "eprint",
-                           "archiveprefix", "eprinttype", "isbn", "issn", *LINK_KINDS))
-# Macros every BibTeX style defines (the months); other names need an @string.
-PREDEFINED_MACROS = dict(zip(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
-    ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-     "November", "December")))
 LINK_FIELD_NAMES = tuple(LINK_KINDS)
 
 _ARXIV_ID = re.compile(r"^(?:arxiv:)?((?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)$", re.IGNORECASE)
@@ -121,7 +84,7 @@ _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org")
 @dataclass(frozen=True)
 class BibPaperResult:
     slug: str
-    status: str  # one of import_seeds.STATUSES
+    status: str  # one of common.STATUSES
     title: str
     tags: tuple[str, ...]
     file: str  # the .bib file
@@ -131,105 +94,23 @@ class BibPaperResult:
 @dataclass
 class BibImportReport(StatusCounts):
     papers: list[BibPaperResult] = field(default_factory=list)
-    venues_created: list[str] = field(default_factory=list)
-    venues_existing: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # entries that are not papers, and why
     notes: list[str] = field(default_factory=list)
     files: int = 0
 
     def summary(self) -> str:
-        counts = ", ".join(f"{self.count(s)} {s}" for s in STATUSES)
         n = len(self.papers)
         lines = [f"Imported {n} paper{'s' if n != 1 else ''} from {self.files} BibTeX "
-                 f"file{'s' if self.files != 1 else ''}: {counts}."]
-        if self.venues_created:
-            lines.append(f"Venues created: {', '.join(self.venues_created)}.")
-        if self.venues_existing:
-            lines.append(f"Venues already present (left as they are): {', '.join(self.venues_existing)}.")
-        if self.slugs(KEPT_EDITED):
-            lines.append("Kept as edited (not overwritten; use --force to replace): "
-                         + ", ".join(self.slugs(KEPT_EDITED)))
-        if self.slugs(UPDATED):
-            lines.append("Updated: " + ", ".join(self.slugs(UPDATED)))
+                 f"file{'s' if self.files != 1 else ''}: {self.counts_text()}."]
+        lines.extend(self.venue_lines())
+        lines.extend(self.changed_lines())
         if self.skipped:
             n = len(self.skipped)
             lines.append(f"Skipped {n} entr{'ies that are not papers' if n != 1 else 'y that is not a paper'}:")
             lines.extend(f"  - {s}" for s in self.skipped)
         lines.extend(self.notes)
-        if self.warnings:
-            lines.append(f"Warnings ({len(self.warnings)}):")
-            lines.extend(f"  - {w}" for w in self.warnings)
+        lines.extend(self.warning_lines())
         return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------- venues
-
-_ORDINAL = re.compile(r"\b(\d+(st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b")
-_PROCEEDINGS = re.compile(r"^(proceedings|proc)\.?\s+(of\s+)?(the\s+)?")
-
-
-def _venue_norm(name: str, year: int | None = None) -> str:
-    text = unicodedata.normalize("NFKD", name).casefold()
-    text = re.sub(r"[^\w\s/]+", " ", text)
-    text = " ".join(text.split())
-    text = _PROCEEDINGS.sub("", text)
-    text = _ORDINAL.sub(" ", text)
-    if year is not None:
-        text = re.sub(rf"\b{year}\b|'{str(year)[2:]}\b", " ", text)
-    text = re.sub(r"\b(19|20|21)\d\d\b", " ", text)
-    text = re.sub(r"\(.*?\)", " ", text)
-    return " ".join(text.split())
-
-
-def _known_venue(container: str) -> tuple[str, str, str | None] | None:
-    """(short name, full name, URL template) of a known conference named in ``container``."""
-    norm = " " + _venue_norm(container) + " "
-    best: tuple[int, tuple[str, str, str | None]] | None = None
-    for key, known in KNOWN_VENUES.items():
-        short, full, _ = known
-        full_norm = _venue_norm(full)
-        tail = full_norm.rsplit("conference on ", 1)[-1]
-        candidates = [full_norm] + ([tail] if len(tail.split()) >= 4 else [])
-        score = max((len(c) for c in candidates if f" {c} " in norm), default=0)
-        if not score and re.search(rf"(?<![\w-]){re.escape(short)}(?![\w-])", container):
-            score = len(short)  # the acronym as a word, in its own capitals: "ICML"
-        if score and (best is None or score > best[0]):
-            best = (score, known)
-    return best[1] if best else None
-
-
-@dataclass
-class _PlannedVenue:
-    id: str
-    name: str
-    full_name: str
-    year: int
-    text: str
-
-
-def _venue_file_text(name: str, full_name: str, year: int, url: str | None, location: str | None,
-                     description: str) -> str:
-    data: dict[str, Any] = {"name": name, "full_name": full_name, "year": year}
-    if url:
-        data["url"] = url
-    if location:
-        data["location"] = location
-    return frontmatter.dump(data, description)
-
-
-# --------------------------------------------------------------------------- entries
-
-
-@dataclass
-class _Entry:
-    file: str
-    line: int
-    key: str
-    type: str  # the entry type, lower case: "inproceedings", "proceedings", …
-    raw: dict[str, str]  # field → raw LaTeX value
-    decoded: dict[str, Any]  # field → decoded value (authors: list of NameParts)
-    inherited: dict[str, str] = field(default_factory=dict)  # field → key of the crossref entry it came from
 
 
 @dataclass
@@ -244,225 +125,7 @@ class _Planned:
     where: str
 
 
-def _split_concatenation(value: str) -> list[str]:
-    """The pieces of ``a # "b" # {c}`` (stripped), split at the ``#`` outside braces and quotes."""
-    pieces, depth, quote, start = [], 0, False, 0
-    for i, c in enumerate(value):
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-        elif c == '"' and depth == 0 and (i == 0 or value[i - 1] != "\\"):
-            quote = not quote
-        elif c == "#" and depth == 0 and not quote:
-            pieces.append(value[start:i])
-            start = i + 1
-    pieces.append(value[start:])
-    return [piece.strip() for piece in pieces]
-
-
-def _resolve_concatenation(value: str, strings: dict[str, str]) -> tuple[str, list[str]]:
-    """``icml # " 2024"`` → the pieces joined (bibtexparser resolves single references only),
-    and the names of the macros in it that no ``@string`` (nor BibTeX itself) defines."""
-    if "#" not in value:
-        return value, []
-    pieces = _split_concatenation(value)
-    if len(pieces) == 1:
-        return value, []
-    out, undefined = [], []
-    for piece in pieces:
-        if len(piece) >= 2 and piece[0] + piece[-1] in ('""', "{}"):
-            out.append(piece[1:-1])
-        elif piece.lower() in strings:
-            out.append(strings[piece.lower()])
-        elif piece.lower() in PREDEFINED_MACROS:
-            out.append(PREDEFINED_MACROS[piece.lower()])
-        else:
-            out.append(piece)
-            if not piece.isdigit():
-                undefined.append(piece)
-    return "".join(out), undefined
-
-
-@contextmanager
-def _library_logging_captured() -> Iterator[list[logging.LogRecord]]:
-    """bibtexparser logs each block it cannot parse (to stderr, through logging's last resort);
-    we report those blocks ourselves, so its records are kept here instead, then the logger
-    is put back as it was."""
-    logger = logging.getLogger("bibtexparser")
-    records: list[logging.LogRecord] = []
-
-    class _Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            records.append(record)
-
-    handler = _Keep()
-    saved_propagate = logger.propagate
-    logger.addHandler(handler)
-    logger.propagate = False
-    try:
-        yield records
-    finally:
-        logger.removeHandler(handler)
-        logger.propagate = saved_propagate
-
-
-_BLOCK_KEY = re.compile(r"\s*@\s*\w+\s*[{(]\s*([^\s,{}()=\"#%]+)")
-# What BibTeX accepts as the name of a @string macro.
-_MACRO_NAME = re.compile(r"[^\d\s\"#%'(),={}][^\s\"#%'(),={}]*")
-
-
-def _failed_block_message(block: bibmodel.ParsingFailedBlock, text: str) -> str:
-    """Why bibtexparser could not read ``block``, in words: what is missing, and where."""
-    raw = block.raw or ""
-    key = _BLOCK_KEY.match(raw)
-    subject = f"cannot read this entry ({key.group(1)!r})" if key else "cannot read this entry"
-    error = getattr(block, "error", None)
-    reason = getattr(error, "abort_reason", None) or (str(error) if error is not None else "")
-    reason = " ".join(reason.split()).rstrip(".")
-    if reason.startswith("Unexpectedly reached end of file"):
-        return f"{subject}: it is not closed — the file ends inside it (a closing brace is missing)"
-    started = re.match(r"Unexpected block start: `([^`]*)`", reason)
-    if started:
-        where = ""
-        if raw and block.start_line is not None:
-            line_start = 0
-            for _ in range(block.start_line):
-                line_start = text.find("\n", line_start) + 1
-            pos = text.find(raw, line_start)
-            if pos >= 0:
-                next_line = text.count("\n", 0, pos + len(raw) + 1) + 1
-                where = f" on line {next_line}"
-        return (f"{subject}: it is not closed — a closing brace is missing before the next entry "
-                f"({started.group(1)}{where})")
-    return f"{subject}: {reason[:1].lower() + reason[1:] if reason else 'syntax error'}"
-
-
-def _read_bib(path: Path, problems: Problems, warnings: list[str]) -> list[_Entry]:
-    label = str(path)
-    try:
-        raw_bytes = path.read_bytes()
-    except FileNotFoundError:
-        problems.add(label, "BibTeX file not found")
-        return []
-    except OSError as exc:
-        problems.add(label, f"cannot read the file: {exc.strerror or exc}")
-        return []
-    try:
-        text = raw_bytes.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw_bytes[: exc.start].count(b"\n") + 1
-        problems.add(label, f"not UTF-8 text (byte 0x{raw_bytes[exc.start]:02x}); save the file as UTF-8", line=line)
-        return []
-    if "\x00" in text:
-        problems.add(label, "contains NUL characters; is it a text file?")
-        return []
-    with _library_logging_captured():
-        try:
-            raw_lib = bibtexparser.parse_string(text, append_middleware=[NormalizeFieldKeys()])
-        except Exception as exc:  # pragma: no cover - a bibtexparser bug, not a problem of the file
-            problems.add(label, f"bibtexparser could not read the file ({type(exc).__name__}: {exc})")
-            return []
-        try:
-            decoded_lib = bibtexparser.parse_string(
-                text, append_middleware=[NormalizeFieldKeys(), LatexDecodingMiddleware(keep_braced_groups=True),
-                                         SeparateCoAuthors(), SplitNameParts()])
-            decoded = decoded_lib.entries_dict
-        except Exception:  # pragma: no cover - decoding is a convenience; raw values still work
-            decoded = {}
-    for block in raw_lib.failed_blocks:
-        line = (block.start_line or 0) + 1
-        if isinstance(block, bibmodel.DuplicateBlockKeyBlock):
-            problems.add(label, f"duplicate entry key {block.key!r}; every key must be unique in a file", line=line)
-        elif isinstance(block, bibmodel.DuplicateFieldKeyBlock):
-            names = ", ".join(sorted(block.duplicate_keys))
-            problems.add(label, f"a field is given twice in one entry: {names}", line=line)
-        else:
-            problems.add(label, _failed_block_message(block, text), line=line)
-    strings = {k.lower(): str(s.value) for k, s in raw_lib.strings_dict.items()}
-    entries = []
-    for entry in raw_lib.entries:
-        raw: dict[str, str] = {}
-        concatenated: set[str] = set()
-        enclosing = entry.parser_metadata.get(RemoveEnclosingMiddleware.metadata_key(), {})
-        resolved = set(entry.parser_metadata.get(ResolveStringReferencesMiddleware.metadata_key(), ()))
-        for f in entry.fields:
-            if not isinstance(f.value, str):
-                continue
-            raw[f.key], undefined = _resolve_concatenation(f.value, strings)
-            if raw[f.key] != f.value:
-                concatenated.add(f.key)
-            if (enclosing.get(f.key) == "no-enclosing" and f.key not in resolved and "#" not in f.value
-                    and not f.value.strip().isdigit()):
-                name = f.value.strip()
-                if name.lower() in PREDEFINED_MACROS:
-                    raw[f.key] = PREDEFINED_MACROS[name.lower()]
-                    concatenated.add(f.key)
-                else:
-                    undefined = [name]
-            field_line = (f.start_line if f.start_line is not None else entry.start_line or 0) + 1
-            for name in undefined:
-                if _MACRO_NAME.fullmatch(name):
-                    problems.add(label, f"entry {entry.key!r}: undefined @string macro {name!r}; define it with "
-                                        f"@string{{{name} = {{…}}}} or write the text in braces",
-                                 line=field_line, field=f.key)
-                else:
-                    problems.add(label, f"entry {entry.key!r}: cannot read the value {name!r}: it is neither in "
-                                        f"braces or quotes nor a number or @string name (a comma missing "
-                                        f"between fields?)", line=field_line, field=f.key)
-        dec_entry = decoded.get(entry.key)
-        dec = {f.key: f.value for f in dec_entry.fields} if dec_entry is not None else {}
-        for key in concatenated:  # bibtexparser left "a # b" as it was: use the resolved text
-            dec[key] = raw[key]
-        if dec_entry is None:
-            warnings.append(f"{label}:{(entry.start_line or 0) + 1}: entry {entry.key!r}: LaTeX in names and "
-                            f"keywords could not be decoded; kept as written")
-        entries.append(_Entry(label, (entry.start_line or 0) + 1, entry.key, entry.entry_type.lower(), raw, dec))
-    if not raw_lib.entries and not raw_lib.failed_blocks:
-        problems.add(label, "no BibTeX entries found (expected @inproceedings{key, title = {…}, …})")
-    return entries
-
-
-def _resolve_crossrefs(entries: list[_Entry], warnings: list[str]) -> dict[int, list[str]]:
-    """Fill the fields each entry lacks from its ``crossref`` entry, one level deep as BibTeX
-    does; a volume's ``title`` becomes the child's ``booktitle`` (``journal`` for a periodical).
-    Fields that describe the parent itself (``NOT_INHERITED``) are not taken. Returns, for each
-    entry referenced (by ``id``), the keys of the entries that reference it."""
-    by_key: dict[tuple[str, str], _Entry] = {}
-    by_key_anywhere: dict[str, _Entry] = {}
-    for entry in entries:
-        by_key.setdefault((entry.file, entry.key.casefold()), entry)
-        by_key_anywhere.setdefault(entry.key.casefold(), entry)
-    own = {id(entry): (dict(entry.raw), dict(entry.decoded)) for entry in entries}  # before inheriting
-    children: dict[int, list[str]] = {}
-    for entry in entries:
-        ref = entry.raw.get("crossref", "").strip()
-        if not ref:
-            continue
-        parent = by_key.get((entry.file, ref.casefold())) or by_key_anywhere.get(ref.casefold())
-        if parent is None:
-            warnings.append(f"{entry.file}:{entry.line} ({entry.key}): crossref {ref!r} names no entry of the "
-                            f"given files; nothing is inherited")
-            continue
-        if parent is entry:
-            continue
-        children.setdefault(id(parent), []).append(entry.key)
-        parent_raw, parent_decoded = own[id(parent)]
-        # The parent's own booktitle (classic BibTeX style) comes before its title as booktitle.
-        for name in sorted(parent_raw, key=lambda n: n == "title"):
-            if name == "title":
-                target = PARENT_TITLE_AS.get(parent.type)
-            else:
-                target = None if name in NOT_INHERITED else name
-            if target is None or entry.raw.get(target, "").strip() or not parent_raw[name].strip():
-                continue
-            entry.raw[target] = parent_raw[name]
-            entry.decoded[target] = parent_decoded.get(name, parent_raw[name])
-            entry.inherited[target] = parent.key
-    return children
-
-
-def _authors(entry: _Entry, where: str, warnings: list[str]) -> list[str]:
+def _authors(entry: Entry, where: str, warnings: list[str]) -> list[str]:
     value = entry.decoded.get("author")
     names: list[str] = []
     if isinstance(value, list):
@@ -477,7 +140,7 @@ def _authors(entry: _Entry, where: str, warnings: list[str]) -> list[str]:
     else:
         raw_names = []
     for raw_name in raw_names:
-        name = _clean_line(raw_name.replace("{", "").replace("}", "").replace("~", " "))
+        name = clean_line(raw_name.replace("{", "").replace("}", "").replace("~", " "))
         if not name:
             continue
         if name.casefold() == "others":
@@ -485,20 +148,6 @@ def _authors(entry: _Entry, where: str, warnings: list[str]) -> list[str]:
             continue
         add_author(names, name, where, warnings)
     return names
-
-
-def _nor_crossref(entry: _Entry) -> str:
-    """' (nor has its crossref 'x')' for a message about a field missing from ``entry``."""
-    ref = entry.raw.get("crossref", "").strip()
-    return f" (nor has its crossref {ref!r})" if ref else ""
-
-
-def _year(entry: _Entry) -> int | None:
-    for name in ("year", "date"):
-        match = re.search(r"\b(\d{4})\b", entry.raw.get(name, ""))
-        if match:
-            return int(match.group(1))
-    return None
 
 
 def _classify_url(url: str) -> str:
@@ -516,7 +165,7 @@ def _classify_url(url: str) -> str:
     return "venue_page"
 
 
-def _links(entry: _Entry, own_site: str | None, where: str, warnings: list[str]) -> list[tuple[str, str]]:
+def _links(entry: Entry, own_site: str | None, where: str, warnings: list[str]) -> list[tuple[str, str]]:
     links: dict[str, str] = {}
 
     def offer(kind: str, url: str, source: str) -> None:
@@ -586,10 +235,10 @@ def import_bibtex(
     # 1. Read and check every input.
     if not files:
         problems.add("bibtex", "no BibTeX files given")
-    entries: list[_Entry] = []
+    entries: list[Entry] = []
     for path in files:
-        entries.extend(_read_bib(Path(path), problems, warnings))
-    parents = _resolve_crossrefs(entries, warnings)
+        entries.extend(read_bib(Path(path), problems, warnings))
+    parents = resolve_crossrefs(entries, warnings)
     # A broken entry does not stop the others from being checked: every problem of every
     # file is reported in one run. Only a catalog that cannot be read stops here.
     catalog_problems = Problems()
@@ -623,7 +272,7 @@ def import_bibtex(
     existing = _existing_papers(papers_dir)
     used_slugs = set(existing.values()) | _existing_slugs(papers_dir)
     planned: list[_Planned] = []
-    new_venues: dict[str, _PlannedVenue] = {}
+    new_venues: dict[str, PlannedVenue] = {}
     seen: dict[tuple[str, str], str] = {}
     for entry in entries:
         where = f"{entry.file}:{entry.line} ({entry.key})"
@@ -636,7 +285,7 @@ def import_bibtex(
         if not title:
             problems.add(entry.file, f"entry {entry.key!r} has no title", line=entry.line, field="title")
             continue
-        venue_id = _choose_venue(entry, venue, venues, new_venues, problems, warnings, where)
+        venue_id = choose_venue(entry, venue, venues, new_venues, problems, warnings, where)
         if venue_id is None:
             continue
         key = (venue_id, title_key(title))
@@ -659,7 +308,7 @@ def import_bibtex(
         links = _links(entry, own_site, where, warnings)
         slug = existing.get(key)
         if slug is None:
-            slug = _paper_slug(plain_title, f"{entry.key} paper", used_slugs)
+            slug = paper_slug(plain_title, f"{entry.key} paper", used_slugs)
             used_slugs.add(slug)
         text = paper_file_text(title=title, authors=authors, venue=venue_id, tags=tags, abstract=abstract,
                                presentation=presentation, links=links)
@@ -671,7 +320,7 @@ def import_bibtex(
     actions: list[tuple[Path, bytes]] = []
     for paper in planned:
         target = papers_dir / f"{paper.slug}.md"
-        status = _status(target, paper.content, force, problems)
+        status = check_status(target, paper.content, force, problems)
         if status == KEPT_EDITED:
             warnings.append(f"papers/{paper.slug}.md: differs from the import (edited by hand?); kept as it is — "
                             f"use --force to overwrite it")
@@ -691,59 +340,6 @@ def import_bibtex(
     return report
 
 
-def _choose_venue(entry: _Entry, forced: str | None, venues: dict[str, Venue], new_venues: dict[str, _PlannedVenue],
-                  problems: Problems, warnings: list[str], where: str) -> str | None:
-    year = _year(entry)
-    if forced is not None:
-        if year is not None and year != venues[forced].year:
-            warnings.append(f"{where}: year {year} differs from the year of venue {forced!r} "
-                            f"({venues[forced].year}); the venue is used")
-        return forced
-    container = next((entry.decoded.get(f) or entry.raw.get(f) for f in CONTAINER_FIELDS
-                      if (entry.decoded.get(f) or entry.raw.get(f) or "").strip()), None)
-    if not isinstance(container, str) or not container.strip():
-        problems.add(entry.file, f"entry {entry.key!r} has no booktitle or journal{_nor_crossref(entry)} to take "
-                                 f"the venue from; pass --venue ID", line=entry.line, field="booktitle")
-        return None
-    container = _clean_line(container.replace("{", "").replace("}", ""))
-    if year is None:
-        problems.add(entry.file, f"entry {entry.key!r} has no year{_nor_crossref(entry)}; add one or pass --venue ID",
-                     line=entry.line, field="year")
-        return None
-    norm = _venue_norm(container, year)
-    candidates = [(v.id, v.name, v.full_name, v.year) for v in venues.values()]
-    candidates += [(v.id, v.name, v.full_name, v.year) for v in new_venues.values()]
-    for vid, name, full_name, venue_year in candidates:
-        if venue_year == year and norm in (_venue_norm(full_name, year), _venue_norm(name, year)):
-            return vid
-    known = _known_venue(container)
-    if known is not None:
-        short, full, url_template = known
-        vid = slugify(f"{short} {year}")
-        if vid in venues or vid in new_venues:
-            return vid
-        name, full_name = f"{short} {year}", f"{full} {year}"
-        url = url_template.format(year=year) if url_template else None
-        description = f"Papers presented at {name}, the {full}."
-    else:
-        name = full_name = container if str(year) in container else f"{container} {year}"
-        vid = slugify(full_name) or f"venue-{year}"
-        if vid in venues:
-            # Another venue already has this id (a different name): do not mix them.
-            n = 2
-            while f"{vid[:75]}-{n}" in venues or f"{vid[:75]}-{n}" in new_venues:
-                n += 1
-            vid = f"{vid[:75]}-{n}"
-        url = None
-        description = f"Papers presented at {name}."
-    if vid not in new_venues:
-        location = entry.decoded.get("address") or None
-        location = _clean_line(location) if isinstance(location, str) else None
-        new_venues[vid] = _PlannedVenue(vid, name, full_name, year,
-                                        _venue_file_text(name, full_name, year, url, location, description))
-    return vid
-
-
 def _validate(text: str, slug: str, where: str, problems: Problems) -> None:
     """The planned file must load: the same schema as the build."""
     label = f"papers/{slug}.md"
@@ -761,22 +357,15 @@ def _validate(text: str, slug: str, where: str, problems: Problems) -> None:
 def _existing_papers(papers_dir: Path) -> dict[tuple[str, str], str]:
     """(venue id, title key) → slug of the paper files already in the catalog."""
     found: dict[tuple[str, str], str] = {}
-    if not papers_dir.is_dir():
-        return found
-    for path in sorted(papers_dir.glob("*.md")):
-        if path.name.startswith("."):
-            continue
-        try:
-            fm = frontmatter.parse(path.read_text(encoding="utf-8"), path.name)
-        except (OSError, UnicodeDecodeError, frontmatter.FrontMatterError):
-            continue
+    for slug, fm in paper_files(papers_dir):
         title, venue = fm.data.get("title"), fm.data.get("venue")
         if isinstance(title, str) and isinstance(venue, str):
-            found.setdefault((venue, title_key(title)), path.stem)
+            found.setdefault((venue, title_key(title)), slug)
     return found
 
 
 def _existing_slugs(papers_dir: Path) -> set[str]:
+    """Every name in ``papers_dir`` (any file, not only paper files): slugs not to reuse."""
     if not papers_dir.is_dir():
         return set()
     return {path.stem for path in papers_dir.iterdir()}

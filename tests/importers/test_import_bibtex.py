@@ -15,10 +15,11 @@ from click.testing import CliRunner
 from generator.build import BuildOptions, build
 from generator.cli import main
 from generator.errors import ContentError
-from generator.importers.bibtex import bib_text_to_content, decode_url, import_bibtex
-from generator.importers.seeds import CREATED, KEPT_EDITED, UNCHANGED, UPDATED
+from generator.importers.bibtex import import_bibtex
+from generator.importers.common import CREATED, KEPT_EDITED, UNCHANGED, UPDATED
 from generator.content.loader import load_catalog
 from generator.text import plain_text
+from generator.text.latex import bib_text_to_content, decode_url
 
 from ..conftest import REPO, ContentDir
 

@@ -13,17 +13,9 @@ from hypothesis import strategies as st
 
 from generator.content import frontmatter
 from generator.errors import ContentError
-from generator.importers.seeds import (
-    CREATED,
-    KEPT_EDITED,
-    UNCHANGED,
-    UPDATED,
-    ImportReport,
-    _parse_header,
-    import_seeds,
-    paper_file_text,
-    provisional_title,
-)
+from generator.importers.common import CREATED, KEPT_EDITED, UNCHANGED, UPDATED, paper_file_text
+from generator.importers.seeds import ImportReport, import_seeds, provisional_title
+from generator.importers.seeds_read import _parse_header
 from generator.content.slugs import is_valid_slug
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "seeds"

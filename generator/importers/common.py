@@ -1,0 +1,289 @@
+"""What every importer shares: the file statuses and the report's counts, the known
+conferences, paper and venue file text, slugs, author lists, and the careful part — reading
+existing files within limits, deciding created/updated/unchanged/kept-edited, and atomic
+writes.
+
+Every importer reads and checks all its input first, plans every file, then compares each
+planned file with what is on disk (``check_status``): a file that already holds exactly what
+would be written is "unchanged"; a file that differs (someone edited it) is kept
+("kept-edited") unless ``force`` ("updated"). ``write_planned`` writes the rest atomically
+(temp file in the same folder + ``os.replace``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import tempfile
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from ..content import frontmatter
+from ..content.loader import MAX_FILE_BYTES
+from ..content.slugs import MAX_LENGTH, author_key, slugify
+from ..errors import Problems
+
+CREATED = "created"
+UPDATED = "updated"
+UNCHANGED = "unchanged"
+KEPT_EDITED = "kept-edited"
+STATUSES = (CREATED, UPDATED, UNCHANGED, KEPT_EDITED)
+
+# Short name (lower-case) -> (canonical short name, full name, URL template or None).
+KNOWN_VENUES: dict[str, tuple[str, str, str | None]] = {
+    "iclr": ("ICLR", "International Conference on Learning Representations", "https://iclr.cc/Conferences/{year}"),
+    "icml": ("ICML", "International Conference on Machine Learning", "https://icml.cc/Conferences/{year}"),
+    "neurips": ("NeurIPS", "Conference on Neural Information Processing Systems",
+                "https://neurips.cc/Conferences/{year}"),
+    "nips": ("NeurIPS", "Conference on Neural Information Processing Systems",
+             "https://neurips.cc/Conferences/{year}"),
+    "cvpr": ("CVPR", "IEEE/CVF Conference on Computer Vision and Pattern Recognition",
+             "https://cvpr.thecvf.com/Conferences/{year}"),
+    "iccv": ("ICCV", "IEEE/CVF International Conference on Computer Vision", None),
+    "eccv": ("ECCV", "European Conference on Computer Vision", None),
+    "acl": ("ACL", "Annual Meeting of the Association for Computational Linguistics", "https://{year}.aclweb.org"),
+    "emnlp": ("EMNLP", "Conference on Empirical Methods in Natural Language Processing", "https://{year}.emnlp.org"),
+    "naacl": ("NAACL", "Annual Conference of the North American Chapter of the Association for Computational "
+                       "Linguistics", None),
+    "aaai": ("AAAI", "AAAI Conference on Artificial Intelligence", None),
+    "ijcai": ("IJCAI", "International Joint Conference on Artificial Intelligence", None),
+    "colt": ("COLT", "Conference on Learning Theory", "https://learningtheory.org/colt{year}/"),
+    "aistats": ("AISTATS", "International Conference on Artificial Intelligence and Statistics",
+                "https://aistats.org/aistats{year}/"),
+    "uai": ("UAI", "Conference on Uncertainty in Artificial Intelligence", "https://www.auai.org/uai{year}/"),
+    "kdd": ("KDD", "ACM SIGKDD Conference on Knowledge Discovery and Data Mining", "https://kdd.org/kdd{year}/"),
+    "corl": ("CoRL", "Conference on Robot Learning", None),
+    "www": ("WWW", "ACM Web Conference", None),
+    "sigir": ("SIGIR", "ACM SIGIR Conference on Research and Development in Information Retrieval", None),
+    "interspeech": ("Interspeech", "Interspeech Conference", None),
+}
+
+
+# --------------------------------------------------------------------------- report
+
+
+@dataclass
+class StatusCounts:
+    """What every importer's report holds and answers about its ``papers`` (each with slug
+    and status), with the summary lines they share."""
+
+    papers: list = field(default_factory=list)
+    venues_created: list[str] = field(default_factory=list)
+    venues_existing: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def statuses(self) -> dict[str, str]:
+        """slug -> status, in input order."""
+        return {p.slug: p.status for p in self.papers}
+
+    def slugs(self, status: str) -> list[str]:
+        return [p.slug for p in self.papers if p.status == status]
+
+    def count(self, status: str) -> int:
+        return sum(1 for p in self.papers if p.status == status)
+
+    def counts_text(self) -> str:
+        """``"3 created, 0 updated, 1 unchanged, 0 kept-edited"``."""
+        return ", ".join(f"{self.count(s)} {s}" for s in STATUSES)
+
+    def venue_lines(self) -> list[str]:
+        lines = []
+        if self.venues_created:
+            lines.append(f"Venues created: {', '.join(self.venues_created)}.")
+        if self.venues_existing:
+            lines.append(f"Venues already present (left as they are): {', '.join(self.venues_existing)}.")
+        return lines
+
+    def changed_lines(self) -> list[str]:
+        """The papers kept as edited, and those updated (``force``)."""
+        lines = []
+        if self.slugs(KEPT_EDITED):
+            lines.append("Kept as edited (not overwritten; use --force to replace): "
+                         + ", ".join(self.slugs(KEPT_EDITED)))
+        if self.slugs(UPDATED):
+            lines.append("Updated: " + ", ".join(self.slugs(UPDATED)))
+        return lines
+
+    def warning_lines(self) -> list[str]:
+        if not self.warnings:
+            return []
+        return [f"Warnings ({len(self.warnings)}):"] + [f"  - {w}" for w in self.warnings]
+
+
+# --------------------------------------------------------------------------- reading within limits
+
+
+MAX_INPUT_BYTES = 50_000_000  # a seed or metadata file; the real ones are about 100 kB
+
+
+class Unreadable(Exception):
+    """Why a file cannot be read: the message completes "<file>: ..."."""
+
+
+def read_limited(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (never blocks on a pipe or device)."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise Unreadable(f"cannot read the file: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise Unreadable("is a folder, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise Unreadable("is not a regular file (a device, pipe or socket)")
+    if info.st_size > limit:
+        raise Unreadable(f"is too large ({info.st_size:,} bytes; at most {limit:,})")
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError as exc:
+        raise Unreadable(f"cannot read the file: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise Unreadable(f"is too large (at most {limit:,} bytes)")
+    return raw
+
+
+def paper_files(papers_dir: Path) -> Iterator[tuple[str, frontmatter.FrontMatter]]:
+    """(slug, front matter) of every paper file already in ``papers_dir``, in name order;
+    files that cannot be read (``read_limited``: regular files of at most ``MAX_FILE_BYTES``)
+    or parsed are passed over."""
+    if not papers_dir.is_dir():
+        return
+    for path in sorted(papers_dir.glob("*.md")):
+        if path.name.startswith("."):
+            continue
+        try:
+            fm = frontmatter.parse(read_limited(path, MAX_FILE_BYTES).decode("utf-8"), path.name)
+        except (OSError, Unreadable, UnicodeDecodeError, frontmatter.FrontMatterError):
+            continue
+        yield path.stem, fm
+
+
+# --------------------------------------------------------------------------- names and slugs
+
+
+def clean_line(text: str) -> str:
+    """One line of printable text: control and separator characters become spaces."""
+    chars = [" " if unicodedata.category(ch)[0] in "CZ" and ch != " " else ch for ch in text]
+    return " ".join("".join(chars).split())
+
+
+def add_author(names: list[str], name: str, where: str, warnings: list[str]) -> None:
+    """Append ``name`` to ``names`` unless it is an author already listed (the same author
+    page: same name but for accents, case or punctuation), which is a warning instead."""
+    key = author_key(name)
+    same = next((n for n in names if author_key(n) == key), None)
+    if same is None:
+        names.append(name)
+        return
+    again = "listed twice" if same == name else f"the same author as {same!r} (one author page)"
+    warnings.append(f"{where}: author {name!r} is {again}; listed once")
+
+
+def paper_slug(title: str, fallback: str, used: set[str]) -> str:
+    """``slugify(title)`` (≤ 80 characters, cut at a word); ``-2``, ``-3``… when already used."""
+    title = re.sub(r"(?<=\w)['’](?=\w)", "", title)  # "Let's" -> "lets", not "let-s"
+    base = slugify(title) or slugify(fallback) or "paper"
+    if base not in used:
+        return base
+    n = 2
+    while True:
+        suffix = f"-{n}"
+        stem = slugify(title, MAX_LENGTH - len(suffix)) or slugify(fallback, MAX_LENGTH - len(suffix)) or "paper"
+        candidate = stem + suffix
+        if candidate not in used:
+            return candidate
+        n += 1
+
+
+# --------------------------------------------------------------------------- file text
+
+
+def venue_file_text(name: str, full_name: str, year: int, url: str | None, location: str | None,
+                    description: str) -> str:
+    data: dict[str, Any] = {"name": name, "full_name": full_name, "year": year}
+    if url:
+        data["url"] = url
+    if location:
+        data["location"] = location
+    return frontmatter.dump(data, description)
+
+
+def paper_file_text(
+    *,
+    title: str,
+    authors: Sequence[str],
+    venue: str,
+    tags: Sequence[str],
+    abstract: str,
+    presentation: str | None = None,
+    links: Sequence[tuple[str, str]] = (),
+    provisional: bool = False,
+) -> str:
+    data: dict[str, Any] = {"title": title, "authors": list(authors), "venue": venue, "tags": list(tags)}
+    if presentation:
+        data["presentation"] = presentation
+    if links:
+        data["links"] = dict(links)
+    if provisional:
+        data["provisional"] = True
+    return frontmatter.dump(data, abstract)
+
+
+# --------------------------------------------------------------------------- comparing and writing
+
+
+def check_status(target: Path, content: bytes, force: bool, problems: Problems) -> str:
+    """What writing ``content`` to ``target`` would be: ``CREATED``, ``UNCHANGED``, or for a
+    file that differs ``UPDATED`` (``force``) or ``KEPT_EDITED``. A target that cannot be
+    replaced (a folder, an unreadable file) is a problem, and kept."""
+    if not target.exists() and not target.is_symlink():
+        return CREATED
+    if target.is_dir():
+        problems.add(str(target), "is a folder; cannot write the paper there")
+        return KEPT_EDITED
+    try:
+        current = read_limited(target, MAX_FILE_BYTES)
+    except Unreadable as exc:
+        problems.add(str(target), f"cannot replace the existing file: it {exc}")
+        return KEPT_EDITED
+    except OSError as exc:
+        problems.add(str(target), f"cannot read the existing file: {exc.strerror or exc}")
+        return KEPT_EDITED
+    if current == content:
+        return UNCHANGED
+    return UPDATED if force else KEPT_EDITED
+
+
+def write_planned(actions: list[tuple[Path, bytes]], folders: Sequence[Path], problems: Problems) -> None:
+    """Last step of every importer: refuse if a target folder is a file, else write it all."""
+    for directory in folders:
+        if directory.exists() and not directory.is_dir():
+            problems.add(str(directory), "exists but is not a folder")
+    problems.raise_if_any()
+    for target, content in actions:
+        write_atomic(target, content)
+
+
+def write_atomic(target: Path, content: bytes) -> None:
+    """Write ``content`` to ``target`` through a temp file in the same folder + ``os.replace``."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
