@@ -114,11 +114,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _save_some(page, origin: str, site_dir: Path) -> None:
-    """Fill the reading list with the first few papers so its page has something to show."""
+    """Fill the reading list with the first few papers, and the one with the longest author
+    list (folded, as on list pages), so its page has something to show."""
     import json
 
     docs = json.loads((site_dir / "search" / "docs.json").read_text(encoding="utf-8"))
     slugs = list(docs)[:4]
+    longest = max(docs, key=lambda s: (len(docs[s]["a"]), s), default=None)
+    if longest is not None and longest not in slugs:
+        slugs.append(longest)
     page.goto(origin + "/")
     page.evaluate("""([slugs, docs]) => {
         const items = slugs.map((s) => ({s: s, t: docs[s].t}));
