@@ -1,4 +1,4 @@
-"""Integration: build the committed catalog and check what a reader would get."""
+"""Integration: the committed catalog, built (once a session, see conftest), and what a reader would get."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from pathlib import Path
 import pytest
 import yaml
 from lunr.index import Index
-
-from generator.build import BuildOptions, build
 
 from .conftest import REPO, SEEDS
 from .sitecheck import broken_links, page_text, parse_page
@@ -26,17 +24,14 @@ PAPERS = {p.stem: front_matter(p) for p in sorted((CONTENT / "papers").glob("*.m
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("build") / "site"
-    build(BuildOptions(content=CONTENT, output=out))
-    return out
+def site(bundled_site) -> Path:
+    """The committed catalog built for "/" (the session's shared build: read-only)."""
+    return bundled_site
 
 
 @pytest.fixture(scope="module")
-def subpath_site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("build-sub") / "site"
-    build(BuildOptions(content=CONTENT, output=out, base_url="/catalog/"))
-    return out
+def subpath_site(bundled_build) -> Path:
+    return bundled_build("/catalog/").path
 
 
 def listed_papers(page: Path, base: str = "/") -> set[str]:
@@ -148,7 +143,7 @@ def test_no_broken_internal_links_under_a_subpath(subpath_site):
 
 
 def test_search_index_loads_and_finds_distinctive_words(site):
-    from generator.outputs.search.index import SearchEngine
+    from .outputs.search_engine import SearchEngine
 
     files = {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in (site / "search").rglob("*.json")}
     assert set(json.loads(files["search/docs.json"])) == set(PAPERS)
