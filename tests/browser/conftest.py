@@ -1,4 +1,5 @@
-"""Browser fixtures: the committed catalog built once, served on loopback, driven by Chromium.
+"""Browser fixtures: the committed catalog (the session's shared builds) served on loopback,
+driven by Chromium.
 
 Playwright's Python API drives Debian's Chromium (``/usr/bin/chromium``); no browser is
 downloaded. Set PAPERSHELF_CHROMIUM to use another binary. Without a Chromium the
@@ -57,8 +58,9 @@ def build_site(out: Path, base_url: str = "/", content: Path = REPO / "content")
 
 
 @pytest.fixture(scope="session")
-def site_dir(tmp_path_factory) -> Path:
-    return build_site(tmp_path_factory.mktemp("browser-site") / "site")
+def site_dir(bundled_site) -> Path:
+    """The committed catalog built for "/" (shared by the whole session: read-only)."""
+    return bundled_site
 
 
 @pytest.fixture(scope="session")
@@ -69,11 +71,9 @@ def server(site_dir) -> Iterator[StaticServer]:
 
 
 @pytest.fixture(scope="session")
-def subpath_server(tmp_path_factory) -> Iterator[StaticServer]:
+def subpath_server(bundled_build) -> Iterator[StaticServer]:
     """The same catalog built for, and served under, /catalog/."""
-    root = tmp_path_factory.mktemp("subpath-root")
-    build_site(root / "catalog", base_url="/catalog/")
-    srv = StaticServer(root)
+    srv = StaticServer(bundled_build("/catalog/").root)
     yield srv
     srv.close()
 

@@ -12,15 +12,18 @@ from urllib.parse import urlsplit
 import bibtexparser
 import pytest
 
-from generator.derive.views import derive
-from generator.content.loader import load_catalog
 from generator.outputs.pages import PAGE_SIZE
 
-from ..conftest import REPO, ContentDir, paper_md
+from ..conftest import ContentDir, paper_md
 from .conftest import StaticServer, build_site
 
-SITE = derive(load_catalog(REPO / "content"))
 KEY = "papershelf-reading-list:/"
+
+
+@pytest.fixture(scope="module")
+def views(bundled_views):
+    """The committed catalog as the pages show it (shared: read-only)."""
+    return bundled_views()
 
 
 def saved(page) -> list[dict]:
@@ -73,8 +76,8 @@ def test_light_system_theme_is_light(page, server):
 # ---------------------------------------------------------------------- reading list
 
 
-def test_save_on_a_paper_page_then_list_export_and_remove(page, server):
-    paper = next(p for p in SITE.papers if not p.provisional and p.authors)
+def test_save_on_a_paper_page_then_list_export_and_remove(page, server, views):
+    paper = next(p for p in views.papers if not p.provisional and p.authors)
     page.goto(server.url("/" + paper.url))
     button = page.locator(".paper-actions .save-button")
     assert button.is_visible()
@@ -122,9 +125,9 @@ def test_save_on_a_paper_page_then_list_export_and_remove(page, server):
     assert [e["s"] for e in saved(page)] == [paper.slug]
 
 
-def test_generated_bibtex_when_the_site_has_no_bib_file(page, server):
+def test_generated_bibtex_when_the_site_has_no_bib_file(page, server, views):
     """Until (or unless) papers/<slug>/<slug>.bib exists, the export makes valid entries itself."""
-    chosen = [p for p in SITE.papers if p.authors][:3]
+    chosen = [p for p in views.papers if p.authors][:3]
     page.route(re.compile(r".*\.bib$"), lambda route: route.fulfill(status=404, body="not here"))
     page.goto(server.url("/"))
     page.evaluate(f"s => localStorage.setItem({KEY!r}, JSON.stringify(s))", [{"s": p.slug, "t": ""} for p in chosen])
@@ -161,8 +164,8 @@ def test_save_from_search_results(page, server):
     assert page.locator("#rl-items li h3 a").first.get_attribute("href") == f"/papers/{slug}/"
 
 
-def test_buttons_for_saved_papers_show_saved_on_list_pages(page, server):
-    tag = SITE.tags_by_count[0]
+def test_buttons_for_saved_papers_show_saved_on_list_pages(page, server, views):
+    tag = views.tags_by_count[0]
     page.goto(server.url("/"))
     page.evaluate(f"s => localStorage.setItem({KEY!r}, JSON.stringify([{{s: s, t: ''}}]))", tag.papers[1].slug)
     page.goto(server.url("/" + tag.ref.url))
@@ -171,8 +174,8 @@ def test_buttons_for_saved_papers_show_saved_on_list_pages(page, server):
     assert pressed.get_attribute("data-slug") == tag.papers[1].slug
 
 
-def test_share_link_and_import_with_confirmation(page, server):
-    chosen = [p.slug for p in SITE.papers[:3]]
+def test_share_link_and_import_with_confirmation(page, server, views):
+    chosen = [p.slug for p in views.papers[:3]]
     page.goto(server.url("/"))
     page.evaluate(f"s => localStorage.setItem({KEY!r}, JSON.stringify([{{s: s, t: ''}}]))", chosen[0])
 
@@ -205,8 +208,8 @@ def test_share_link_and_import_with_confirmation(page, server):
     assert [e["s"] for e in saved(page)] == [chosen[2]]
 
 
-def test_reading_list_under_a_subpath(page, subpath_server):
-    paper = SITE.papers[0]
+def test_reading_list_under_a_subpath(page, subpath_server, views):
+    paper = views.papers[0]
     page.goto(subpath_server.url("/catalog/" + paper.url))
     page.locator(".paper-actions .save-button").click()
     page.goto(subpath_server.url("/catalog/reading-list/"))
@@ -223,16 +226,16 @@ def item_slugs(page) -> list[str]:
     return page.eval_on_selector_all("#paper-list > li h3 a", "as => as.map(a => a.getAttribute('href'))")
 
 
-def test_sort_by_venue_and_filter_by_tag_on_all_papers(page, server):
+def test_sort_by_venue_and_filter_by_tag_on_all_papers(page, server, views):
     page.goto(server.url("/papers/"))
-    assert item_slugs(page) == ["/" + p.url for p in SITE.papers]
+    assert item_slugs(page) == ["/" + p.url for p in views.papers]
     page.select_option("#list-sort", "venue")
-    venue_order = {v.ref.id: i for i, v in enumerate(SITE.venues)}
-    expected = sorted(SITE.papers, key=lambda p: (venue_order[p.venue.id], p.title_rank))
+    venue_order = {v.ref.id: i for i, v in enumerate(views.venues)}
+    expected = sorted(views.papers, key=lambda p: (venue_order[p.venue.id], p.title_rank))
     assert item_slugs(page) == ["/" + p.url for p in expected]
     assert "sort=venue" in page.url
 
-    tag = SITE.tags_by_count[1]
+    tag = views.tags_by_count[1]
     page.select_option("#list-tag", tag.ref.id)
     expected_tagged = [p for p in expected if tag.ref.id in p.tag_ids.split()]
     assert item_slugs(page) == ["/" + p.url for p in expected_tagged]
@@ -245,12 +248,12 @@ def test_sort_by_venue_and_filter_by_tag_on_all_papers(page, server):
 
     page.select_option("#list-sort", "title")
     page.select_option("#list-tag", "")
-    assert item_slugs(page) == ["/" + p.url for p in SITE.papers]
+    assert item_slugs(page) == ["/" + p.url for p in views.papers]
     assert "sort=" not in page.url and "tag=" not in page.url
 
 
-def test_tag_page_filter_offers_the_other_tags(page, server):
-    tag = SITE.tags_by_count[0]
+def test_tag_page_filter_offers_the_other_tags(page, server, views):
+    tag = views.tags_by_count[0]
     page.goto(server.url("/" + tag.ref.url))
     options = page.eval_on_selector_all("#list-tag option", "os => os.map(o => o.value)")
     assert tag.ref.id not in options
@@ -335,21 +338,21 @@ def test_filter_and_sort_cover_every_page_of_a_long_list(page, long_list_server)
 # --------------------------------------------------------------- paper page parts
 
 
-def test_related_papers_on_a_paper_page(page, server):
-    paper = next(p for p in SITE.papers if len(SITE.related[p.slug]) == 5)
+def test_related_papers_on_a_paper_page(page, server, views):
+    paper = next(p for p in views.papers if len(views.related[p.slug]) == 5)
     page.goto(server.url("/" + paper.url))
     links = page.locator(".related .related-title")
     assert links.count() == 5
     hrefs = [links.nth(i).get_attribute("href") for i in range(5)]
-    assert hrefs == ["/" + r.url for r in SITE.related[paper.slug]]
+    assert hrefs == ["/" + r.url for r in views.related[paper.slug]]
     assert "/" + paper.url not in hrefs
     links.first.click()
     page.wait_for_url("**" + hrefs[0])
     assert page.locator("h1").inner_text().strip()
 
 
-def test_long_author_lists_fold_without_losing_links(page, server):
-    paper = max(SITE.papers, key=lambda p: len(p.authors))
+def test_long_author_lists_fold_without_losing_links(page, server, views):
+    paper = max(views.papers, key=lambda p: len(p.authors))
     assert paper.authors_tail, "the committed catalog has a paper with a long author list"
     page.goto(server.url("/" + paper.url))
     authors = page.locator(".paper-authors")

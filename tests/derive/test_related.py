@@ -99,11 +99,8 @@ def test_pruning_keeps_nearly_every_true_neighbour(monkeypatch):
         assert scores == sorted(scores, reverse=True)
 
 
-def test_the_committed_catalog_matches_brute_force():
-    from generator.derive.views import derive
-    from generator.content.loader import load_catalog
-
-    site = derive(load_catalog(REPO / "content"))
+def test_the_committed_catalog_matches_brute_force(bundled_views):
+    site = bundled_views()
     texts = [(p.title_plain, p.abstract_plain) for p in site.papers]
     assert related_indices(texts) == exact(texts)
     assert all(len(site.related[p.slug]) == 5 for p in site.papers)

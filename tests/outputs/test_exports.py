@@ -26,10 +26,10 @@ from generator.content.loader import load_catalog
 from generator.outputs.pages import plan_pages
 from generator.text import plain_text
 
-from ..conftest import REPO, ContentDir, bibtex_balanced
+from ..conftest import ABSOLUTE_BASE, REPO, ContentDir, bibtex_balanced
 
 CONTENT = REPO / "content"
-BASE = "https://example.org/shelf/"
+BASE = ABSOLUTE_BASE
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
@@ -43,23 +43,23 @@ PAPERS = {p.stem: front_matter(p) for p in sorted((CONTENT / "papers").glob("*.m
 VENUES = {p.stem: front_matter(p)[0] for p in sorted((CONTENT / "venues").glob("*.md"))}
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("exports") / "site"
-    build(BuildOptions(content=CONTENT, output=out, base_url=BASE))
-    return out
+# The committed catalog built and derived once a session (see conftest): read-only here.
 
 
 @pytest.fixture(scope="module")
-def path_site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("exports-path") / "site"
-    report = build(BuildOptions(content=CONTENT, output=out, base_url="/catalog/"))
-    return out, report
+def site(bundled_build) -> Path:
+    return bundled_build(BASE).path
 
 
 @pytest.fixture(scope="module")
-def catalog():
-    return derive(load_catalog(CONTENT, base_url=BASE))
+def path_site(bundled_build):
+    built = bundled_build("/catalog/")
+    return built.path, built.report
+
+
+@pytest.fixture(scope="module")
+def catalog(bundled_views):
+    return bundled_views(BASE)
 
 
 class HeadParser(HTMLParser):
