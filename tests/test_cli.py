@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -108,6 +109,7 @@ def test_missing_content_folder(tmp_path):
     assert result.exit_code == 1 and "content folder not found" in result.output
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="shared seeds not available")
 def test_import_seeds_command_reproduces_the_committed_catalog(tmp_path):
     from .conftest import REPO
@@ -155,10 +157,31 @@ def wait_for(predicate, timeout: float = 30.0):
                 return value
         except OSError as exc:
             last = exc
-        time.sleep(0.2)
+        time.sleep(0.05)
     raise AssertionError(f"timed out; last error: {last}")
 
 
+class Output:
+    """Collects a process's output lines in a thread, so a test can wait for a line."""
+
+    def __init__(self, stream):
+        self.lines: list[str] = []
+        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            self.lines.append(line)
+
+    def count(self, needle: str) -> int:
+        return sum(needle in line for line in list(self.lines))
+
+    def text(self) -> str:
+        self.thread.join(timeout=10)
+        return "".join(self.lines)
+
+
+@pytest.mark.slow
 def test_serve_rebuilds_on_change_and_survives_a_bad_edit(content, tmp_path):
     port = free_port()
     out = tmp_path / "site"
@@ -168,6 +191,7 @@ def test_serve_rebuilds_on_change_and_survives_a_bad_edit(content, tmp_path):
          "--content", str(content.root), "--output", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
     )
+    output = Output(proc.stdout)
     page = f"http://127.0.0.1:{port}/papers/a-paper-on-graphs/"
     try:
         assert "A Paper on Graphs" in wait_for(lambda: fetch(page))
@@ -177,18 +201,20 @@ def test_serve_rebuilds_on_change_and_survives_a_bad_edit(content, tmp_path):
             time.sleep(0.05)
         assert wait_for(lambda: "Edited Title 2" in fetch(page))
         # A broken edit: the error is reported and the last good page is still served.
+        failed = output.count("Build failed")
         content.add_paper("a-paper-on-graphs", "---\ntitle: [broken\n---\n")
-        time.sleep(2.0)
+        wait_for(lambda: output.count("Build failed") > failed)
         assert "Edited Title 2" in fetch(page)
         content.add_paper("a-paper-on-graphs", title="Fixed Again")
         assert wait_for(lambda: "Fixed Again" in fetch(page))
     finally:
         proc.terminate()
-        output, _ = proc.communicate(timeout=10)
-    assert "Build failed; still serving the last good site." in output
-    assert "papers/a-paper-on-graphs.md:2: invalid YAML" in output
-    assert output.count("Edited Title") == 0  # titles are not echoed; builds are
-    assert output.count("Built ") <= 4, output  # first build + burst + fix (no rebuild storm)
+        proc.wait(timeout=10)
+    text = output.text()
+    assert "Build failed; still serving the last good site." in text
+    assert "papers/a-paper-on-graphs.md:2: invalid YAML" in text
+    assert text.count("Edited Title") == 0  # titles are not echoed; builds are
+    assert text.count("Built ") <= 4, text  # first build + burst + fix (no rebuild storm)
 
 
 def test_serve_binds_to_loopback_only(content, tmp_path):
