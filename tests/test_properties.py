@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -206,6 +207,7 @@ hostile_text = st.lists(st.sampled_from(ALLOWED_SPECIAL + ["<script>", "</script
                         min_size=1, max_size=40).map("".join)
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(title=hostile_text, author=hostile_text, body=hostile_text)
 def test_whatever_loads_also_builds(title, author, body):

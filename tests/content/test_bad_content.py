@@ -539,6 +539,7 @@ def _wait_until_writing(tmp_path: Path, proc: subprocess.Popen, files: int = 40)
     raise AssertionError("the build never got to writing")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how, moment", [
     (signal.SIGINT, "loading"), (signal.SIGINT, "writing"), (signal.SIGKILL, "writing"),
 ])
