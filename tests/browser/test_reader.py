@@ -125,26 +125,6 @@ def test_save_on_a_paper_page_then_list_export_and_remove(page, server, views):
     assert [e["s"] for e in saved(page)] == [paper.slug]
 
 
-def test_generated_bibtex_when_the_site_has_no_bib_file(page, server, views):
-    """Until (or unless) papers/<slug>/<slug>.bib exists, the export makes valid entries itself."""
-    chosen = [p for p in views.papers if p.authors][:3]
-    page.route(re.compile(r".*\.bib$"), lambda route: route.fulfill(status=404, body="not here"))
-    page.goto(server.url("/"))
-    page.evaluate(f"s => localStorage.setItem({KEY!r}, JSON.stringify(s))", [{"s": p.slug, "t": ""} for p in chosen])
-    page.goto(server.url("/reading-list/"))
-    page.locator("#rl-items li").nth(2).wait_for()
-    page.locator("#rl-bibtex-box summary").click()
-    page.wait_for_function("document.getElementById('rl-bibtex').value.length > 0")
-    library = bibtexparser.parse_string(page.locator("#rl-bibtex").input_value())
-    assert not library.failed_blocks
-    assert len({e.key for e in library.entries}) == 3
-    for entry, paper in zip(library.entries, chosen):
-        assert entry.entry_type == "inproceedings"
-        assert entry.fields_dict["year"].value == str(paper.venue.year)
-        assert entry.fields_dict["booktitle"].value == paper.venue.full_name.replace("&", r"\&")
-        assert paper.authors[0].name.split()[-1] in entry.fields_dict["author"].value
-
-
 def test_save_from_search_results(page, server):
     page.goto(server.url("/search/?q=watermark"))
     result = page.locator("#search-results li").first
