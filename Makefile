@@ -72,8 +72,9 @@ build: setup
 serve: setup
 	$(VENV)/bin/papershelf build --serve --port $(PORT) $(BUILD_ARGS)
 
+# Two pytest-xdist workers (the machines have 2 cores); PYTEST_ARGS="-n 0" runs in one process.
 test: setup
-	$(VENV_PY) -m pytest $(PYTEST_ARGS)
+	$(VENV_PY) -m pytest -n 2 $(PYTEST_ARGS)
 
 check: setup
 	$(VENV)/bin/papershelf check
