@@ -1,6 +1,8 @@
-"""LaTeX source split into tokens: the one reader of LaTeX markup that BibTeX export and
-import share (formulas are whole ``MATH`` tokens, commands ``CMD``, control symbols ``SYM``,
-braces ``OPEN``/``CLOSE``, runs of text ``CHAR``)."""
+"""LaTeX source split into tokens: the one reader of LaTeX markup, shared by BibTeX export
+and import (``tokenize``) and by the page text (``tokenize_text``, ``text_token_at``).
+Formulas are whole ``MATH`` tokens, commands ``CMD``, control symbols ``SYM``, braces
+``OPEN``/``CLOSE``, runs of text ``CHAR``; in page text also quotes ``QUOTE``, dashes
+``DASH`` and ties ``TIE``."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ def clean_text(text: str) -> str:
 
 
 MATH, CMD, SYM, BACKSLASH, OPEN, CLOSE, SPACE, CHAR = "math", "cmd", "sym", "backslash", "open", "close", "space", "char"
+QUOTE, DASH, TIE = "quote", "dash", "tie"  # page text only: ``quotes'', -- and ---, ~
 
 # Control symbols that mean something in LaTeX text mode; they are kept as they are. A
 # backslash before other ASCII punctuation is a Markdown escape (``\*``, ``\[``): it stands
@@ -74,6 +77,20 @@ _RUN = re.compile(r"[^\\{}$~\s]+")  # ordinary text: one CHAR token per run
 _RUN_WITH_SPACES = re.compile(r"[^\\{}$~]+")
 
 
+def _control(s: str, i: int, any_symbol: bool) -> tuple[str, int]:
+    """The kind and end of what the backslash at ``s[i]`` starts: a command (ASCII letters
+    and an optional ``*``), a control symbol (a backslash and one ASCII punctuation
+    character, or with ``any_symbol`` any character but a letter) or a lone backslash."""
+    nxt = s[i + 1 : i + 2]
+    if nxt.isascii() and nxt.isalpha():
+        m = _COMMAND.match(s, i)
+        assert m
+        return CMD, m.end()
+    if nxt and (any_symbol or (nxt.isascii() and not nxt.isalnum())):
+        return SYM, i + 2
+    return BACKSLASH, i + 1
+
+
 def tokenize(s: str, *, spaces: bool = True) -> list[Tok]:
     """Split LaTeX-with-math source into tokens: formulas are single ``MATH`` tokens, and
     ``CHAR`` tokens are runs of ordinary characters (``$`` and ``~`` on their own).
@@ -90,18 +107,9 @@ def tokenize(s: str, *, spaces: bool = True) -> list[Tok]:
             tokens.append(Tok(MATH, s[i:end]))
             i = end
         elif c == "\\":
-            nxt = s[i + 1] if i + 1 < n else ""
-            if nxt.isascii() and nxt.isalpha():
-                m = _COMMAND.match(s, i)
-                assert m
-                tokens.append(Tok(CMD, m.group()))
-                i = m.end()
-            elif nxt.isascii() and nxt and not nxt.isalnum():
-                tokens.append(Tok(SYM, s[i : i + 2]))
-                i += 2
-            else:
-                tokens.append(Tok(BACKSLASH, c))
-                i += 1
+            kind, end = _control(s, i, any_symbol=False)
+            tokens.append(Tok(kind, s[i:end]))
+            i = end
         elif c == "{":
             tokens.append(Tok(OPEN, c))
             i += 1
@@ -121,6 +129,56 @@ def tokenize(s: str, *, spaces: bool = True) -> list[Tok]:
             assert m
             tokens.append(Tok(CHAR, m.group()))
             i = m.end()
+    return tokens
+
+
+# Page text: where a token other than a run of text starts. Quotes are `` ` '' (not in a
+# run of three or more backticks), dashes -- and --- (not in ---- or an HTML comment's
+# <!-- -->); whether a quote or a dash starts here depends on the characters around it.
+_TEXT_MARK = re.compile(r"(?<!`)``?(?!`)|''|(?<![<!-])---?(?![->])")
+_TEXT_START = re.compile(r"[\\{}~]|" + _TEXT_MARK.pattern)
+_MARK_KINDS = {"`": QUOTE, "'": QUOTE, "-": DASH}
+_TEXT_SINGLE = {"{": Tok(OPEN, "{"), "}": Tok(CLOSE, "}"), "~": Tok(TIE, "~")}
+_TEXT_FIRST = frozenset("\\{}~`'-")  # what a token other than a run of text can start with
+
+
+def text_token_at(s: str, i: int) -> Tok:
+    """The token of page text that starts at ``s[i]`` (``i < len(s)``), read as
+    ``tokenize_text`` reads it; a reader that skips over an argument resumes from any
+    position. The text is LaTeX without formulas (the Markdown parser took them out):
+    ``$`` is a character, whitespace is part of the runs, and a backslash before any
+    character but a letter is a control symbol (``\\é``, ``\\1``)."""
+    c = s[i]
+    if c in _TEXT_SINGLE:
+        return _TEXT_SINGLE[c]
+    if c == "\\":
+        kind, end = _control(s, i, any_symbol=True)
+        return Tok(kind, s[i:end])
+    if c in _MARK_KINDS:
+        m = _TEXT_MARK.match(s, i)
+        if m:
+            return Tok(_MARK_KINDS[c], m.group())
+    m = _TEXT_START.search(s, i + 1)
+    return Tok(CHAR, s[i : m.start() if m else len(s)])
+
+
+def text_kind_at(s: str, i: int) -> str:
+    """The kind of ``text_token_at(s, i)`` ("" at the end of ``s``), without reading a run
+    of text to its end: a look ahead for a brace or a command."""
+    if i >= len(s):
+        return ""
+    return text_token_at(s, i).kind if s[i] in _TEXT_FIRST else CHAR
+
+
+def tokenize_text(s: str) -> list[Tok]:
+    """Page text split into tokens (see ``text_token_at``): commands, control symbols,
+    braces, ``QUOTE`` (`` ` ''), ``DASH`` (-- ---), ``TIE`` (~) and runs of text."""
+    tokens: list[Tok] = []
+    i, n = 0, len(s)
+    while i < n:
+        tok = text_token_at(s, i)
+        tokens.append(tok)
+        i += len(tok.text)
     return tokens
 
 
