@@ -1,19 +1,45 @@
 """The output side of the text-mode LaTeX rewriter: the tokens it writes, the groups open at
 any point (braces, command arguments, font switches, dropped arguments) and the raw
-arguments gathered for ``\\url``, ``\\href`` and ``\\cite``, which become links and citations."""
+arguments gathered for ``\\url``, ``\\href`` and ``\\cite``, which become links and citations.
+What it reads (is an argument next? where does the argument end?) it reads with the
+shared LaTeX tokenizer, ``latex.tokens``, as the scanner in ``latex_text`` does."""
 
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from .latex_tables import (ARG_START, BRACES, GROUP_START, LATEX_GROUPS, MAX_GROUPS, TEMPLATE_CLOSERS,
-                           UNESCAPE_COLLECTED)
+from .latex.tokens import ACCENT_SYMBOLS, CLOSE, CMD, OPEN, SYM, text_kind_at, text_token_at, tokenize_text
+from .latex_tables import BLANKS, LATEX_GROUPS, MAX_GROUPS, TEMPLATE_CLOSERS
 from .links import URL_CTRL, check_href, link_attrs
 
 
 def text_token(content: str) -> Token:
     return Token("text", "", 0, content=content)
+
+
+def blanks_end(s: str, pos: int) -> int:
+    """The position after the spaces and tabs at ``s[pos]``."""
+    return BLANKS.match(s, pos).end()  # type: ignore[union-attr]
+
+
+def arg_start(s: str, pos: int) -> int | None:
+    """Where an argument's text begins when ``{`` opens one at ``s[pos]`` (after blanks)."""
+    pos = blanks_end(s, pos)
+    return pos + 1 if text_kind_at(s, pos) == OPEN else None
+
+
+def _starts_with_command(s: str, pos: int) -> bool:
+    """Whether a group whose text begins at ``s[pos]`` opens with a command or an accent:
+    ``{\\bf x}``, ``{\\em x}``, ``{\\"o}``."""
+    pos = blanks_end(s, pos)
+    kind = text_kind_at(s, pos)
+    return kind == CMD or (kind == SYM and s[pos + 1] in ACCENT_SYMBOLS)
+
+
+def unescape(raw: str) -> str:
+    """A collected argument with each control symbol as its character (``a\\_b`` is ``a_b``)."""
+    return "".join(tok.text[1] if tok.kind == SYM else tok.text for tok in tokenize_text(raw))
 
 
 class _Entry:
@@ -184,7 +210,7 @@ class LatexOutput:
                 self.emit_text(s[start:stop])
                 self.arg_at = -1
                 return stop
-        if start == self.arg_at or self.latex_groups or GROUP_START.match(s, end):
+        if start == self.arg_at or self.latex_groups or _starts_with_command(s, end):
             placeholder = text_token("{")
             self.push(placeholder)
             self.open_entry(_Entry("brace", self.depth, placeholder))
@@ -228,10 +254,10 @@ class LatexOutput:
             entry.placeholder.content = ""
         self.arg_at = end  # "\\foo{a}{b}": a group right after a group is the next argument
         if entry.kind == "drop" and entry.more_drops:
-            match = ARG_START.match(s, end)
-            if match:
+            pos = arg_start(s, end)
+            if pos is not None:
                 self.open_drop(entry.more_drops - 1)
-                return match.end()
+                return pos
         return end
 
     # -- collecting raw arguments ------------------------------------------------------
@@ -240,24 +266,27 @@ class LatexOutput:
         self.collect = _Collect(kind, notes)
 
     def collect_text(self, s: str, pos: int) -> int:
+        """Gather the text from ``s[pos]`` up to the brace that closes the argument."""
         c = self.collect
         assert c is not None
-        for match in BRACES.finditer(s, pos):
-            char = match.group()
-            if char == "{":
+        start, n = pos, len(s)
+        while pos < n:
+            tok = text_token_at(s, pos)
+            if tok.kind == OPEN:
                 c.level += 1
-            elif char == "}":
+            elif tok.kind == CLOSE:
                 if c.level == 0 and c.inner == 0:
-                    c.buf.append(s[pos : match.start()])
+                    c.buf.append(s[start:pos])
                     self.collect = None
-                    return self.finish_collect(c, s, match.end())
+                    return self.finish_collect(c, s, pos + 1)
                 elif c.level > 0:
                     c.level -= 1
-        c.buf.append(s[pos:])
-        return len(s)
+            pos += len(tok.text)
+        c.buf.append(s[start:])
+        return n
 
     def finish_collect(self, c: _Collect, s: str, pos: int) -> int:
-        raw = UNESCAPE_COLLECTED.sub(r"\1", "".join(c.buf))
+        raw = unescape("".join(c.buf))
         if c.kind == "cite":
             self.emit_cite(raw, c.notes)
             return pos
@@ -265,8 +294,8 @@ class LatexOutput:
             self.emit_link(raw)
             return pos
         # \href{url}{text}
-        match = ARG_START.match(s, pos)
-        if match is None:
+        start = arg_start(s, pos)
+        if start is None:
             self.emit_link(raw)
             return pos
         href = self.href_for(raw)
@@ -277,10 +306,10 @@ class LatexOutput:
             entry.link = True
             self.in_link += 1
         self.open_entry(entry)
-        return match.end()
+        return start
 
     def abort_collect(self) -> None:
         c = self.collect
         self.collect = None
         if c is not None:
-            self.emit_text(UNESCAPE_COLLECTED.sub(r"\1", "".join(c.buf)))
+            self.emit_text(unescape("".join(c.buf)))

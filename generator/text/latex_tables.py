@@ -1,26 +1,18 @@
-"""The tables of the text-mode LaTeX rewriter: the patterns its scanner looks for and what
-each command becomes (a tag, a symbol, an accent, nothing, or its argument)."""
+"""The tables of the text-mode LaTeX rewriter: what each command becomes (a tag, a symbol,
+an accent, nothing, or its argument) and the few patterns it reads as typed rather than as
+tokens (optional arguments, environment names, blanks)."""
 
 from __future__ import annotations
 
 import re
 
-TEXT_SPECIAL = re.compile(r"\\(?:[A-Za-z]+\*?|.)?|[{}~]|(?<!`)``?(?!`)|''|(?<![<!-])---?(?![->])", re.DOTALL)
 # A bare URL typed with LaTeX escapes (https://github.com/a\_b): the backslash is not meant.
 LATEX_URL_ESCAPE = re.compile(r"%5C(?=[_%#&~$])", re.IGNORECASE)
-BRACES = re.compile(r"\\.|[{}]", re.DOTALL)
-ARG_START = re.compile(r"[ \t]*\{")
-OPT_ARG_START = re.compile(r"[ \t]*(?:\[[^\]\n]*\][ \t]*)*\{")
-CITE_ARGS = re.compile(r"[ \t]*(?:\[([^\]\n]*)\][ \t]*)?(?:\[([^\]\n]*)\][ \t]*)?\{")
-ENV_ARG = re.compile(r"[ \t]*\{[^{}\n]*\}")
-SPACES_AFTER = re.compile(r"[ \t]*")
-LETTER_ACCENT_ARG = re.compile(
-    r"[ \t]*\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|[ \t]+([A-Za-z])"
-)
-SYMBOL_ACCENT_ARG = re.compile(
-    r"\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z])|[A-Za-z])"
-)
-UNESCAPE_COLLECTED = re.compile(r"\\([^A-Za-z])")
+BLANKS = re.compile(r"[ \t]*")
+# Optional arguments, read as typed up to the first "]": \footnote[a]{...}, \cite[pre][post]{...}
+OPT_ARGS = re.compile(r"[ \t]*(?:\[[^\]\n]*\][ \t]*)*")
+CITE_NOTES = re.compile(r"[ \t]*(?:\[([^\]\n]*)\][ \t]*)?(?:\[([^\]\n]*)\][ \t]*)?")
+ENV_ARG = re.compile(r"[ \t]*\{[^{}\n]*\}")  # \begin{name}: the name as typed
 ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 ARG_TAGS: dict[str, str] = {
@@ -85,7 +77,6 @@ SYMBOL_ACCENTS = {
 }
 MAX_GROUPS = 32  # nested LaTeX groups that still produce tags
 LATEX_GROUPS = frozenset({"brace", "arg", "drop"})  # _Entry kinds inside which "{" is a group
-GROUP_START = re.compile(r"[ \t]*\\(?:[A-Za-z]|['`^\"~=.])")  # {\bf x}, {\em x}, {\"o}
 TEMPLATE_CLOSERS = {"{": "}}", "%": "%}", "#": "#}"}  # {{ x }}, {% x %}, {# x #}
 TEXT_QUOTES = {"``": "\u201c", "`": "\u2018", "''": "\u201d"}
 CONTROL_SYMBOLS = {"\\": " ", " ": " ", "\t": " ", "\n": " ", ",": "\u202f", ";": " ",

@@ -1,6 +1,7 @@
 """Text-mode LaTeX on markdown-it inline tokens: the core rule that walks each inline token
-list, scans its text for LaTeX (commands, groups, accents, quotes, dashes, ties, citations)
-and turns links with unsafe targets into text."""
+list, reads its text with the shared LaTeX tokenizer (``latex.tokens``), rewrites what it
+reads (commands, groups, accents, quotes, dashes, ties, citations) and turns links with
+unsafe targets into text."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ import unicodedata
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from .latex_output import LatexOutput, text_token
-from .latex_tables import (ARG_START, ARG_TAGS, ASCII_LETTERS, BREAKS, CITE_ARGS, CITE_COMMANDS, CONTROL_SYMBOLS,
-                           DROP_ARG, DROP_TWO_ARGS, ENV_ARG, LATEX_URL_ESCAPE, LETTER_ACCENT_ARG, LETTER_ACCENTS,
-                           OPT_ARG_START, SILENT, SPACES_AFTER, SWITCH_TAGS, SYMBOL_ACCENT_ARG, SYMBOL_ACCENTS,
-                           TEXT_QUOTES, TEXT_SPECIAL, TEXT_SYMBOLS, WRAP_ARG)
+from .latex.tokens import BACKSLASH, CHAR, CLOSE, CMD, DASH, OPEN, QUOTE, TIE, Tok, text_kind_at, text_token_at
+from .latex_output import LatexOutput, arg_start, blanks_end, text_token
+from .latex_tables import (ARG_TAGS, ASCII_LETTERS, BREAKS, CITE_COMMANDS, CITE_NOTES, CONTROL_SYMBOLS, DROP_ARG,
+                           DROP_TWO_ARGS, ENV_ARG, LATEX_URL_ESCAPE, LETTER_ACCENTS, OPT_ARGS, SILENT, SWITCH_TAGS,
+                           SYMBOL_ACCENTS, TEXT_QUOTES, TEXT_SYMBOLS, WRAP_ARG)
 from .links import check_href, link_attrs
 from .math_plain import math_symbol
 from .math_syntax import MATH_CLOSERS
@@ -54,6 +55,30 @@ def _compose(base: str, mark: str, strict: bool = False) -> str | None:
     if strict and not (len(composed) == 1 and "\u00c0" <= composed <= "\u024f"):
         return None
     return composed
+
+
+def _accent_letter(s: str, pos: int, dotless: bool = True) -> tuple[str, int] | None:
+    """The letter an accent goes on, read at ``s[pos]``: an ASCII letter or (``dotless``)
+    ``\\i`` or ``\\j``, the dotless i and j; with the position after it."""
+    kind = text_kind_at(s, pos)
+    if kind == CHAR and s[pos] in ASCII_LETTERS:
+        return s[pos], pos + 1
+    if dotless and kind == CMD and text_token_at(s, pos).text.removesuffix("*") in ("\\i", "\\j"):
+        return s[pos : pos + 2], pos + 2  # in "\\i*" the star comes after the letter
+    return None
+
+
+def _braced_accent_letter(s: str, pos: int) -> tuple[str, int] | None:
+    """A group around one such letter at ``s[pos]`` (``{e}``, ``{ \\i }``): the letter and
+    the position after the group."""
+    if text_kind_at(s, pos) != OPEN:
+        return None
+    found = _accent_letter(s, blanks_end(s, pos + 1))
+    if found is None:
+        return None
+    letter, end = found
+    end = blanks_end(s, end)
+    return (letter, end + 1) if text_kind_at(s, end) == CLOSE else None
 
 
 def _protect_literal(char: str) -> str:
@@ -220,6 +245,8 @@ class _InlineLatex(LatexOutput):
     # -- the LaTeX scanner ----------------------------------------------------------------
 
     def scan(self, s: str) -> None:
+        """Rewrite the text ``s``, token by token as the shared tokenizer reads it; a token
+        that takes arguments returns where reading goes on."""
         pos, n = 0, len(s)
         self.arg_at = -1
         self.no_closer = {}
@@ -227,56 +254,52 @@ class _InlineLatex(LatexOutput):
             if self.collect is not None:
                 pos = self.collect_text(s, pos)
                 continue
-            match = TEXT_SPECIAL.search(s, pos)
-            if match is None:
-                self.emit_text(s[pos:])
-                return
-            if match.start() > pos:
-                self.emit_text(s[pos : match.start()])
-            pos = self.handle(s, match)
+            tok = text_token_at(s, pos)
+            if tok.kind == CHAR:
+                self.emit_text(tok.text)
+                pos += len(tok.text)
+            else:
+                pos = self.handle(tok, s, pos)
 
-    def handle(self, s: str, match: re.Match[str]) -> int:
-        tok, end = match.group(), match.end()
-        if tok == "{":
-            return self.open_brace(s, match.start(), end)
-        if tok == "}":
+    def handle(self, tok: Tok, s: str, start: int) -> int:
+        kind, end = tok.kind, start + len(tok.text)
+        if kind == OPEN:
+            return self.open_brace(s, start, end)
+        if kind == CLOSE:
             return self.close_brace(s, end)
-        if tok in TEXT_QUOTES:  # LaTeX quotes that Markdown left alone
-            self.emit_text(TEXT_QUOTES[tok])
+        if kind == QUOTE:  # LaTeX quotes that Markdown left alone
+            self.emit_text(TEXT_QUOTES[tok.text])
             return end
-        if tok[0] == "-":  # LaTeX's en and em dashes: "pages 3--5", "this---and that"
-            self.emit_text(tok if _literal_dashes(s, match.start(), end) else "\u2014" if tok == "---" else "\u2013")
+        if kind == DASH:  # LaTeX's en and em dashes: "pages 3--5", "this---and that"
+            literal = _literal_dashes(s, start, end)
+            self.emit_text(tok.text if literal else "\u2014" if tok.text == "---" else "\u2013")
             return end
-        if tok == "~":
-            before = s[match.start() - 1] if match.start() > 0 else self.last_char()
+        if kind == TIE:
+            before = s[start - 1] if start > 0 else self.last_char()
             after = s[end] if end < len(s) else "x"
             tie = not before.isspace() and not after.isspace() and before not in "/:="
             self.emit_text("\u00a0" if tie else "~")
             return end
-        if len(tok) == 1:  # a lone backslash at the end of the text
+        if kind == BACKSLASH:  # a lone backslash at the end of the text
             self.emit_text("\\")
             return end
-        if tok[1] in ASCII_LETTERS:
-            name = tok[1:]
-            if name.endswith("*"):
-                name = name[:-1]
-            pos = self.command(name, s, end)
-            self.arg_at = SPACES_AFTER.match(s, pos).end()  # type: ignore[union-attr]
+        if kind == CMD:
+            pos = self.command(tok.text[1:].removesuffix("*"), s, end)
+            self.arg_at = blanks_end(s, pos)
             return pos
-        return self.control_symbol(tok[1], s, match.start(), end)
+        return self.control_symbol(tok.text[1], s, start, end)
 
     def control_symbol(self, char: str, s: str, start: int, end: int) -> int:
         if char in SYMBOL_ACCENTS:
             # \'e, \"{o}, \^{\i}: only when the result is one accented letter, so that
             # a Markdown escape such as \"quoted\" keeps its quote.
-            accent = SYMBOL_ACCENT_ARG.match(s, end)
-            composed = None
-            if accent:
-                composed = _compose(accent.group(1) or accent.group(2), SYMBOL_ACCENTS[char],
-                                    strict=accent.group(1) is None)
-            if composed is not None:
-                self.emit_text(composed)
-                return accent.end()  # type: ignore[union-attr]
+            braced = _braced_accent_letter(s, end)
+            found = braced or _accent_letter(s, end)
+            if found is not None:
+                composed = _compose(found[0], SYMBOL_ACCENTS[char], strict=braced is None)
+                if composed is not None:
+                    self.emit_text(composed)
+                    return found[1]
             self.emit_text(char)
             return end
         if char == "-":  # discretionary hyphen inside a word, otherwise an escaped "-"
@@ -292,53 +315,56 @@ class _InlineLatex(LatexOutput):
     def command(self, name: str, s: str, end: int) -> int:
         if name in SWITCH_TAGS:
             self.switch(SWITCH_TAGS[name])
-            return SPACES_AFTER.match(s, end).end()  # type: ignore[union-attr]
+            return blanks_end(s, end)
         if name in SILENT:
-            return SPACES_AFTER.match(s, end).end()  # type: ignore[union-attr]
+            return blanks_end(s, end)
         if name in BREAKS:
             self.emit_text(" ")
-            return SPACES_AFTER.match(s, end).end()  # type: ignore[union-attr]
+            return blanks_end(s, end)
         if name in ARG_TAGS:
-            match = ARG_START.match(s, end)
-            if match is None:
+            pos = arg_start(s, end)
+            if pos is None:
                 return end
             tag = ARG_TAGS[name]
             self.open_arg([Token(f"{tag}_open", tag, 1)], [Token(f"{tag}_close", tag, -1)])
-            return match.end()
+            return pos
         if name in WRAP_ARG:
-            match = OPT_ARG_START.match(s, end)
-            if match is None:
+            pos = arg_start(s, OPT_ARGS.match(s, end).end())  # type: ignore[union-attr]
+            if pos is None:
                 return end
             before, after = WRAP_ARG[name]
             self.open_arg([text_token(before)], [text_token(after)])
-            return match.end()
+            return pos
         if name in DROP_ARG or name in DROP_TWO_ARGS:
-            match = OPT_ARG_START.match(s, end)
-            if match is None:
+            pos = arg_start(s, OPT_ARGS.match(s, end).end())  # type: ignore[union-attr]
+            if pos is None:
                 return end
             self.open_drop(1 if name in DROP_TWO_ARGS else 0)
-            return match.end()
+            return pos
         if name in ("url", "href"):
-            match = ARG_START.match(s, end)
-            if match is None:
+            pos = arg_start(s, end)
+            if pos is None:
                 return end
             self.start_collect(name)
-            return match.end()
+            return pos
         if name in CITE_COMMANDS:
-            match = CITE_ARGS.match(s, end)
-            if match is None:
+            notes = CITE_NOTES.match(s, end)
+            pos = arg_start(s, notes.end())  # type: ignore[union-attr]
+            if pos is None:
                 return end
-            self.start_collect("cite", (match.group(1), match.group(2)))
-            return match.end()
+            self.start_collect("cite", (notes.group(1), notes.group(2)))  # type: ignore[union-attr]
+            return pos
         if name in ("begin", "end"):
             match = ENV_ARG.match(s, end)
             return match.end() if match else end
         if name in LETTER_ACCENTS:
-            match = LETTER_ACCENT_ARG.match(s, end)
-            if match:
-                base = match.group(1) or match.group(2)
+            # \c{c}, \v{ s }, \u{\i}, or a letter after a space: \c c
+            pos = blanks_end(s, end)
+            found = _braced_accent_letter(s, pos) or (_accent_letter(s, pos, dotless=False) if pos > end else None)
+            if found:
+                base, pos = found
                 self.emit_text(_compose(base, LETTER_ACCENTS[name]) or base)
-                return match.end()
+                return pos
             if name not in TEXT_SYMBOLS:
                 return end
         if name in TEXT_SYMBOLS:
@@ -348,7 +374,7 @@ class _InlineLatex(LatexOutput):
         if symbol is not None:
             self.emit_text(" " if symbol.isspace() else symbol)
             return end
-        if ARG_START.match(s, end):
+        if arg_start(s, end) is not None:
             return end  # unknown command with an argument: keep the argument, drop the name
         self.emit_text(name)
         return end
