@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import filecmp
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -34,9 +35,13 @@ def differing_files(a: Path, b: Path) -> list[str]:
 
 
 def test_a_wheel_installs_every_package_and_builds_the_bundled_catalog(tmp_path):
+    source = tmp_path / "source"  # a copy, so that setuptools' build/ and egg-info stay out of the checkout
+    shutil.copytree(REPO / "generator", source / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(wheels),
-                    str(REPO)], check=True, cwd=tmp_path)
+                    str(source)], check=True, cwd=tmp_path)
     (wheel,) = wheels.glob("papershelf-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert PACKAGES and all(f"{package}/__init__.py" in names for package in PACKAGES), PACKAGES
