@@ -28,6 +28,11 @@ settings.register_profile("ci", derandomize=True, deadline=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
+# Text functions raise instead of falling back to escaped text (generator.text's strict mode),
+# here and in every build a test starts in a subprocess: a crash in the LaTeX or math code
+# must fail a test, not hide behind the fallback readers get.
+os.environ["PAPERSHELF_STRICT_TEXT"] = "1"
+
 REPO = Path(__file__).resolve().parents[1]
 SEEDS = REPO.parent / "shared" / "seeds"
 

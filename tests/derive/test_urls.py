@@ -115,8 +115,8 @@ def test_site_urls_of_a_loaded_catalog(given, base_path, absolute_base):
 
 
 @pytest.fixture(scope="module")
-def bundled():
-    return derive(load_catalog(CONTENT, base_url=ABSOLUTE))
+def bundled(bundled_views):
+    return bundled_views(ABSOLUTE)
 
 
 def test_views_give_the_templates_the_same_page_paths(bundled):
@@ -173,8 +173,8 @@ def test_a_long_list_is_paginated_at_its_page_paths(bundled):
 
 
 @pytest.mark.parametrize("base_url", [ROOT, SUB, ABSOLUTE])
-def test_citation_urls_come_from_the_builder(base_url):
-    site = derive(load_catalog(CONTENT, base_url=base_url))
+def test_citation_urls_come_from_the_builder(base_url, bundled_views):
+    site = bundled_views(base_url)
     index = CitationIndex(site)
     urls = U.SiteUrls.from_config(site.catalog.site)
     base_path = "/shelf/" if base_url == ABSOLUTE else base_url

@@ -27,7 +27,7 @@ from generator.content.loader import load_catalog
 from generator.content.model import SiteConfig
 from generator.text import plain_text
 
-from ..conftest import REPO, ContentDir, bibtex_balanced
+from ..conftest import ContentDir, bibtex_balanced
 
 
 def parse_one(text: str):
@@ -182,8 +182,8 @@ def test_colliding_keys_are_made_unique_and_do_not_move_when_papers_are_added(co
     assert len(set(later.values())) == len(later)
 
 
-def test_keys_of_the_committed_catalog_are_unique_and_deterministic():
-    site = derive(load_catalog(REPO / "content"))
+def test_keys_of_the_committed_catalog_are_unique_and_deterministic(bundled_views):
+    site = bundled_views()
     keys = C.assign_keys(site.papers)
     assert len(keys) == len(site.papers) == len(set(keys.values()))
     assert C.assign_keys(reversed(site.papers)) == keys
@@ -344,9 +344,9 @@ def test_site_urls():
     assert relative.absolute("x") is None and relative.best("x") == "/sub/x"
 
 
-def test_plain_title_of_the_bibtex_matches_the_page_title():
+def test_plain_title_of_the_bibtex_matches_the_page_title(bundled_views):
     """Every committed paper: the BibTeX title, read back, renders to the page's title text."""
-    site = derive(load_catalog(REPO / "content"))
+    site = bundled_views()
     index = C.CitationIndex(site)
     for view in site.papers:
         fields = parse_one(index.for_paper(view).bibtex_full).fields_dict
@@ -399,14 +399,14 @@ def run_in_browser(url: str, origin: str) -> dict:
     return result
 
 
-def test_cite_section_copy_button_copies_the_bibtex(tmp_path):
-    from ..browser.conftest import CHROMIUM, StaticServer, build_site
+def test_cite_section_copy_button_copies_the_bibtex(bundled_site):
+    from ..browser.conftest import CHROMIUM, StaticServer
 
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
             pytest.fail(f"Chromium not found at {CHROMIUM}")
         pytest.skip("Chromium not installed (apt-get install chromium)")
-    server = StaticServer(build_site(tmp_path / "site"))
+    server = StaticServer(bundled_site)
     try:
         result = run_in_browser(server.url("/papers/lets-verify-step-by-step/"), server.url("/")[:-1])
     finally:

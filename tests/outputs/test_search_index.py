@@ -20,7 +20,7 @@ from generator.outputs.search.index import MAX_UNITS, PARTS, build_part, search_
 from generator.outputs.search.stemmer import stem
 from generator.outputs.search.tokens import CHAR_MAP, MAX_TOKEN, STOP_WORDS, fold, tokenize
 
-from ..conftest import REPO, paper_md
+from ..conftest import paper_md
 from .search_engine import SearchEngine, query_units
 
 
@@ -195,11 +195,11 @@ def lunr_py_part(fields, docs) -> str:
     return json.dumps(serialized, separators=(",", ":"), ensure_ascii=False)
 
 
-def test_parts_are_what_lunr_py_builds(content):
+def test_parts_are_what_lunr_py_builds(content, bundled_views):
     """build_part writes lunr.py's own index (weights, term numbers, order), byte for byte."""
     content.add_paper("astral", paper_md(title="𠀀𠀁 and ｶﾞ and 豈 and ﬀ names", body="𝔘𝔫𝔦𝔠𝔬𝔡𝔢 text text"))
     content.add_paper("stop", paper_md(title="The of and", authors=("A B",), body="Graph graph graphs GRAPH, a the"))
-    views = derive(load_catalog(REPO / "content")).papers + derive(load_catalog(content.root)).papers
+    views = bundled_views().papers + derive(load_catalog(content.root)).papers
     docs = [{k: tokenize(v) for k, v in search_fields(p).items()} for p in views]
     docs.append({"title": [], "authors": [], "meta": ["the"], "abstract": []})  # nothing indexed
     for _, fields in PARTS:

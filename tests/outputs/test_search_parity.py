@@ -62,8 +62,8 @@ def write_files(files: dict[str, str], root: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def seed_site(tmp_path_factory):
-    site = derive(load_catalog(REPO / "content"))
+def seed_site(tmp_path_factory, bundled_views):
+    site = bundled_views()
     files = build_search(site)
     return site, files, write_files(files, tmp_path_factory.mktemp("seed-search"))
 
