@@ -27,7 +27,7 @@ from typing import Callable
 import pytest
 from click.testing import CliRunner
 
-from generator.write import writer
+from generator.write import staging, writer
 from generator.build import BuildOptions, build
 from generator.cli import main
 from generator.errors import ContentError
@@ -490,7 +490,7 @@ def test_a_failure_while_writing_keeps_the_previous_site(built, tmp_path, monkey
                 raise OSError(28, "No space left on device", str(path))
         return real_open(path, mode, *args, **kwargs)
 
-    monkeypatch.setattr(writer, "open", failing_open, raising=False)
+    monkeypatch.setattr(staging, "open", failing_open, raising=False)  # where files are written
     with pytest.raises(writer.OutputError, match="No space left on device"):
         build(BuildOptions(content=built.root, output=out))
     assert calls["n"] == fail_at + 1

@@ -436,7 +436,7 @@ def test_every_planned_page_of_the_hostile_catalog_has_a_safe_path(hostile):
     from generator.derive.views import derive
     from generator.content.loader import load_catalog
     from generator.outputs.pages import plan_pages
-    from generator.write.writer import check_output_path
+    from generator.write.paths import check_output_path
 
     content, _ = hostile
     pages = list(plan_pages(derive(load_catalog(content))))

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from generator.build import BuildOptions, build
-from generator.write.writer import MARKER, OutputError, read_manifest
+from generator.errors import OutputError
+from generator.write.manifest import MARKER, read_manifest
 
 from ..conftest import ContentDir, paper_md
 
@@ -255,7 +256,7 @@ def test_parallel_loading_and_deriving_match_serial_ones_problems_and_all(conten
 
 def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path):
     from generator.parallel import run_tasks
-    from generator.write.writer import SiteWriter
+    from generator.write.staging import SiteWriter
 
     def write(name):
         def task(out):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from generator.write.writer import MARKER, OutputError, atomic_output, read_manifest
+from generator.errors import OutputError
+from generator.write.manifest import MARKER, read_manifest
+from generator.write.writer import atomic_output
 
 
 def leftovers(parent):
@@ -87,6 +89,7 @@ def test_an_update_reaches_exactly_the_new_files(tmp_path, before, after):
      {"static/x": "now a file", "index.html": "new", "same.html": "s"}),
 ])
 def test_a_failing_update_leaves_the_previous_site(tmp_path, monkeypatch, before, after, where):
+    import generator.write.staging as staging
     import generator.write.writer as writer
 
     out = tmp_path / "site"
@@ -98,7 +101,7 @@ def test_a_failing_update_leaves_the_previous_site(tmp_path, monkeypatch, before
     if where == "swapping the folder in":
         monkeypatch.setattr(writer, "_exchange", fail)
     else:
-        monkeypatch.setattr(writer, "open", fail, raising=False)
+        monkeypatch.setattr(staging, "open", fail, raising=False)  # where files are written
     with pytest.raises(OutputError, match="No space left"):
         write_site(out, after)
     assert site_files(out) == before
