@@ -1,13 +1,13 @@
 /*
  * Papershelf search engine: queries the prebuilt Lunr indexes written by
- * generator/search_index.py. Runs in a Web Worker (search-worker.js), on the page as a
+ * generator/outputs/search/. Runs in a Web Worker (search-worker.js), on the page as a
  * fallback, and under Node for the parity tests. Needs lunr.js 2.3.9.
  *
- * The query code here and SearchEngine in search_index.py are twins: the same folding and
+ * The query code here and SearchEngine in tests/outputs/search_engine.py are twins: the same folding and
  * tokenizing (table in meta.json), the same lunr.js stemmer (ported to Python), the same
  * expansion of each word (exact, prefix for the last word, one typo for words of 5+
  * letters) and the same scoring, so both return the same papers in the same order.
- * tests/test_search_parity.py checks it.
+ * tests/outputs/test_search_parity.py checks it.
  */
 (function (root, factory) {
   if (typeof module === "object" && module.exports) {
@@ -18,7 +18,7 @@
 })(typeof self !== "undefined" ? self : this, function (lunr) {
   "use strict";
 
-  // Same as search_index.CJK: each ideograph or kana is a word of its own.
+  // Same as search.tokens.CJK: each ideograph or kana is a word of its own.
   var CJK = "\\u3005-\\u3007\\u3041-\\u3096\\u309d-\\u309f\\u30a1-\\u30fa\\u30fc-\\u30ff\\u31f0-\\u31ff" +
     "\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\u{20000}-\\u{2ee5f}\\u{30000}-\\u{323af}";
   var CJK_CHAR = new RegExp("^[" + CJK + "]$", "u");
@@ -107,7 +107,7 @@
     return found;
   }
 
-  // Same as search_index.tokenize.
+  // Same as search.tokens.tokenize.
   Folder.prototype.tokenize = function (text) {
     var folded = this.fold(text), tokens = [], re = new RegExp(CHAIN, "gu"), m;
     while ((m = re.exec(folded)) !== null) {
@@ -134,7 +134,7 @@
     return out;
   }
 
-  // Same as search_index.query_units.
+  // Same as query_units in tests/outputs/search_engine.py.
   function queryUnits(folder, settings, query) {
     var text = folder.fold(cpSlice(query, settings.maxChars));
     var re = new RegExp(CHAIN, "gu"), chains = [], m;
@@ -394,7 +394,7 @@
     return s;
   };
 
-  // Ranks the papers for a query: same as SearchEngine.search in search_index.py.
+  // Ranks the papers for a query: same as SearchEngine.search in tests/outputs/search_engine.py.
   Engine.prototype.rank = function (query) {
     var self = this, units = queryUnits(this.folder, this.settings, query), work = this.scratch();
     var scores = work.scores, coverage = work.coverage, any = work.any, best = work.best, sums = work.sums;
