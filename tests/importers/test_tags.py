@@ -206,3 +206,30 @@ def test_seed_spot_checks():
         got = set(suggest_tags(title, titles[title], tags))
         assert must <= got, (title, got)
         assert not (must_not & got), (title, got)
+
+
+
+def assert_prefix_test_is_exact(texts):
+    """A phrase's regex is skipped when none of its prefixes is in the text: every phrase
+    must then find exactly what running its regex finds."""
+    from generator.importers import tags as T
+
+    index = T._phrase_index(read_taxonomy(REAL_TAGS))
+    for text in texts:
+        normal = normalize_text(text)
+        for phrase in index:
+            matcher = T._matcher(phrase)
+            assert [m.span() for m in matcher.finditer(normal)] == \
+                [m.span() for m in matcher.pattern.finditer(normal)], (phrase, normal[:80])
+
+
+def test_the_prefix_test_skips_no_phrase_of_the_seed_papers():
+    texts = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "content" / "papers").glob("*.md"))]
+    assert len(texts) > 50
+    assert_prefix_test_is_exact(texts)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.sampled_from(list("abcdeghilmnoprstuy -")), min_size=1, max_size=80))
+def test_the_prefix_test_skips_no_phrase_of_random_text(text):
+    assert_prefix_test_is_exact([text])
