@@ -102,3 +102,16 @@ def page(browser):
     yield pg
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def assert_author_list_folds(authors, paper) -> None:
+    """``authors`` (a locator of a folded author list) shows the first names, "+ N more",
+    and the rest once opened; every author stays a link."""
+    assert authors.locator("a").count() == len(paper.authors)  # every author is linked, folded or not
+    summary = authors.locator("summary")
+    assert summary.inner_text().strip() == f"+ {len(paper.authors_tail)} more"
+    hidden = paper.authors_tail[0].name
+    assert not authors.get_by_role("link", name=hidden, exact=True).is_visible()
+    summary.click()
+    assert authors.get_by_role("link", name=hidden, exact=True).is_visible()
+    assert summary.inner_text().strip() == "show fewer"

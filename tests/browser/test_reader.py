@@ -15,7 +15,7 @@ import pytest
 from generator.outputs.pages import PAGE_SIZE
 
 from ..conftest import ContentDir, paper_md
-from .conftest import StaticServer, build_site
+from .conftest import StaticServer, assert_author_list_folds, build_site
 
 KEY = "papershelf-reading-list:/"
 
@@ -335,16 +335,7 @@ def test_long_author_lists_fold_without_losing_links(page, server, views):
     paper = max(views.papers, key=lambda p: len(p.authors))
     assert paper.authors_tail, "the committed catalog has a paper with a long author list"
     page.goto(server.url("/" + paper.url))
-    authors = page.locator(".paper-authors")
-    links = authors.locator("a")
-    assert links.count() == len(paper.authors)  # every author is linked, folded or not
-    summary = authors.locator("summary")
-    assert summary.inner_text().strip() == f"+ {len(paper.authors_tail)} more"
-    hidden = paper.authors_tail[0].name
-    assert not authors.get_by_role("link", name=hidden, exact=True).is_visible()
-    summary.click()
-    assert authors.get_by_role("link", name=hidden, exact=True).is_visible()
-    assert summary.inner_text().strip() == "show fewer"
+    assert_author_list_folds(page.locator(".paper-authors"), paper)
 
 
 def test_reading_list_finds_papers_in_every_data_file(page, long_list_server):
