@@ -18,7 +18,8 @@ from pathlib import Path
 from .errors import OutputError
 from .options import LUNR_JS, BuildOptions, BuildReport, Sources, find_asset, theme_folder
 from .write.freshness import fingerprint
-from .write.writer import MARKER, remove_stale_folders, still_as_built
+from .write.manifest import MARKER, still_as_built
+from .write.writer import remove_stale_folders
 
 __all__ = ["build", "check_output_folder", "BuildOptions", "BuildReport", "MARKER"]
 

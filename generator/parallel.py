@@ -24,7 +24,7 @@ R = TypeVar("R")
 
 
 class SharedWriter(Protocol):
-    """What a task writes with: the output writer (``write.writer.SiteWriter``), seen only
+    """What a task writes with: the output writer (``write.staging.SiteWriter``), seen only
     through what the workers need, so running work in parallel does not depend on writing."""
 
     records: dict[str, Any]

@@ -22,7 +22,8 @@ from .outputs.render import make_environment, render_page, site_globals
 from .outputs.search import build_search
 from .errors import OutputError
 from .options import BuildOptions, BuildReport, Sources
-from .write.writer import SiteWriter, atomic_output
+from .write.staging import SiteWriter
+from .write.writer import atomic_output
 
 PAGES_PER_TASK = 400  # pages a worker renders per task: small enough to balance two cores
 

@@ -22,7 +22,7 @@ from .build import build
 from .errors import ContentError, OutputError
 from .options import BuildOptions, theme_folder
 from .write.freshness import snapshot
-from .write.writer import MARKER
+from .write.manifest import MARKER
 
 POLL_SECONDS = 0.3
 QUIET_SECONDS = 0.4  # wait until changes stop for this long before rebuilding
