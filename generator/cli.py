@@ -79,6 +79,8 @@ def build(content: Path, output: Path, base_url: str | None, serve: bool, port: 
         click.echo(report.summary())
         for note in report.notes:
             click.echo(click.style("Note: ", bold=True) + note)
+    for warning in report.warnings:  # even with --quiet: the site shows something wrongly
+        click.echo(click.style("Warning: ", fg="yellow", bold=True) + warning, err=True)
 
 
 class ProgressBar:

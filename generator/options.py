@@ -43,6 +43,7 @@ class BuildReport:
     up_to_date: bool = False  # nothing had changed: the output was left alone
     seconds: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # worth telling the person building
+    warnings: list[str] = field(default_factory=list)  # something went wrong in the output: always shown
 
     def summary(self) -> str:
         total = sum(self.seconds.values())

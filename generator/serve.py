@@ -78,6 +78,10 @@ def run_build(options: BuildOptions, quiet: bool, *, serving: bool = True) -> bo
         return False
     if not quiet:
         click.echo(report.summary())
+        for note in report.notes:
+            click.echo(click.style("Note: ", bold=True) + note)
+    for warning in report.warnings:  # the page being edited may show its text wrongly
+        click.echo(click.style("Warning: ", fg="yellow", bold=True) + warning, err=True)
     return True
 
 

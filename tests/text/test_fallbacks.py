@@ -95,7 +95,7 @@ def test_a_build_names_the_file_whose_text_fell_back(content, tmp_path, crashing
     content.add_paper("broken-abstract", title="A Sound Title", body=f"We study {MARKER} with \\emph{{care}}.")
     content.add_paper("broken-title", title=f"Graphs \\emph{{{MARKER}}}", body="A sound abstract.")
     report = _build(content, tmp_path / "site", jobs)
-    assert [note for note in report.notes if "could not be rendered" in note] == [
+    assert [note for note in report.warnings if "could not be rendered" in note] == [
         "papers/broken-abstract.md: abstract: could not be rendered (ValueError: scanner bug); shown as plain text",
         "papers/broken-title.md: title: could not be rendered (ValueError: scanner bug); shown as plain text",
     ]
@@ -110,7 +110,7 @@ def test_a_venue_description_that_falls_back_is_named(content, tmp_path, crashin
     content.write("venues/test-2024.md", content.root.joinpath("venues/test-2024.md").read_text(encoding="utf-8")
                   .replace("A venue for tests.", f"A venue for \\emph{{{MARKER}}}."))
     report = _build(content, tmp_path / "site", 1)
-    assert [note for note in report.notes if "could not be rendered" in note] == [
+    assert [note for note in report.warnings if "could not be rendered" in note] == [
         "venues/test-2024.md: description: could not be rendered (ValueError: scanner bug); shown as plain text",
     ]
 
@@ -124,4 +124,28 @@ def test_a_build_in_strict_mode_stops_on_the_error(content, tmp_path, crashing):
 def test_a_build_without_failures_has_no_such_notes(content, tmp_path):
     set_strict(False)
     report = _build(content, tmp_path / "site", 1)
-    assert not [note for note in report.notes if "could not be rendered" in note]
+    assert not [note for note in report.warnings if "could not be rendered" in note]
+
+
+def test_the_command_line_shows_the_warning_even_when_quiet(content, tmp_path, crashing):
+    """The note must reach the person building: on stderr, with --quiet too."""
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    set_strict(False)
+    content.add_paper("broken-abstract", title="A Sound Title", body=f"We study {MARKER} with \\emph{{care}}.")
+    result = CliRunner().invoke(main, ["build", "--quiet", "--content", str(content.root),
+                                       "--output", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    assert "Warning: papers/broken-abstract.md: abstract: could not be rendered" in result.stderr
+
+
+def test_the_preview_server_shows_the_warning(content, tmp_path, crashing, capsys):
+    from generator.serve import run_build
+
+    set_strict(False)
+    content.add_paper("broken-abstract", title="A Sound Title", body=f"We study {MARKER} with \\emph{{care}}.")
+    assert run_build(BuildOptions(content=content.root, output=tmp_path / "site"), quiet=True, serving=False)
+    assert "Warning: papers/broken-abstract.md: abstract: could not be rendered" in capsys.readouterr().err
