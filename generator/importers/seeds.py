@@ -24,7 +24,6 @@ from ..content.model import Tag
 from ..content.slugs import slugify
 from ..content.taxonomy import read_taxonomy
 from ..errors import ContentError, Problems
-from ..text import plain_text
 from .common import (
     CREATED,
     KEPT_EDITED,
@@ -85,7 +84,7 @@ class ImportReport(StatusCounts):
 
 def provisional_title(abstract: str, max_words: int = _PROVISIONAL_WORDS) -> str:
     """A short LaTeX-free title from the abstract's first sentence, ending in "…" when cut."""
-    plain = _plain_words(abstract)
+    plain = _plain_text(abstract)
     sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])", plain, maxsplit=1)[0] if plain else ""
     words = sentence.split()
     if not words:
@@ -104,15 +103,13 @@ def provisional_title(abstract: str, max_words: int = _PROVISIONAL_WORDS) -> str
     return " ".join(w for w in cut if w) + "…"
 
 
-_URL = re.compile(r"(?:https?://|www\.)\S+")
-_MARKUP = re.compile(r"[$`{}*_^~\\]")  # what would be Markdown or LaTeX again in a title
-
-
-def _plain_words(text: str) -> str:
-    """The text as the site shows it in plain text (``generator.text.plain_text``: links as
-    their text, LaTeX commands dropped, formulas as linear text), without URLs and without
-    the characters that would be markup again in a title, on one line."""
-    return clean_line(_MARKUP.sub("", _URL.sub(" ", plain_text(text))))
+def _plain_text(text: str) -> str:
+    text = re.sub(r"\[([^\]]*)\]\([^)\s]*\)", r"\1", text)  # Markdown links -> their text
+    text = re.sub(r"(?:https?://|www\.)\S+", " ", text)
+    text = re.sub(r"\\[A-Za-z]+\*?", " ", text)  # \emph, \mathcal
+    text = re.sub(r"\\.", " ", text)  # \%, \\, \{
+    text = re.sub(r"[$`{}*_^~]", "", text)
+    return clean_line(text)
 
 
 def _abstract_key(text: str) -> str:
