@@ -50,33 +50,107 @@ def group(module: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
-def resolve(module: str, node: ast.ImportFrom) -> str:
+def resolve(module: str, node: ast.ImportFrom, is_package: bool = False) -> str:
     """The absolute module a ``from ... import`` names."""
     if node.level == 0:
         return node.module or ""
-    package = module.split(".") if MODULES[module].name == "__init__.py" else module.split(".")[:-1]
+    package = module.split(".") if is_package else module.split(".")[:-1]
     base = package[: len(package) - node.level + 1]
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def imports(module: str) -> list[tuple[str, str, int]]:
-    """(imported module, imported name or "", line) for every import of generator code."""
-    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
-    found = []
+def imports(module: str, source: str | None = None, modules=MODULES) -> list[tuple[str, str, int]]:
+    """(imported module, name used from it or "", line) for every use of generator code:
+    ``from m import name``, and ``m._name`` where ``m`` is a module imported by any form."""
+    source = modules[module].read_text(encoding="utf-8") if source is None else source
+    is_package = module in modules and modules[module].name == "__init__.py"
+    tree = ast.parse(source)
+    found: list[tuple[str, str, int]] = []
+    aliases: dict[str, str] = {}  # local name -> module it stands for
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found += [(a.name, "", node.lineno) for a in node.names if a.name.split(".")[0] == "generator"]
+            for a in node.names:
+                if a.name.split(".")[0] == "generator":
+                    found.append((a.name, "", node.lineno))
+                    aliases[a.asname or a.name] = a.name
         elif isinstance(node, ast.ImportFrom):
-            target = resolve(module, node)
+            target = resolve(module, node, is_package)
             if target.split(".")[0] != "generator":
                 continue
             for alias in node.names:
                 sub = f"{target}.{alias.name}"
-                if sub in MODULES:  # ``from . import schema``: the module itself
+                if sub in modules:  # ``from . import schema``: the module itself
                     found.append((sub, "", node.lineno))
+                    aliases[alias.asname or alias.name] = sub
                 else:
                     found.append((target, alias.name, node.lineno))
+    for node in ast.walk(tree):  # attributes of imported modules: ``schema._private``
+        if isinstance(node, ast.Attribute):
+            chain, base = [node.attr], node.value
+            while isinstance(base, ast.Attribute):
+                chain.append(base.attr)
+                base = base.value
+            if isinstance(base, ast.Name):
+                dotted = ".".join([base.id, *reversed(chain[1:])])
+                if dotted in aliases:
+                    found.append((aliases[dotted], node.attr, node.lineno))
     return found
+
+
+def private_names(module: str, source: str | None = None, modules=MODULES) -> list[str]:
+    return [f"line {line}: {target}.{name}" for target, name, line in imports(module, source, modules)
+            if name.startswith("_") and not name.startswith("__")]
+
+
+def later_stage_imports(module: str, source: str | None = None, modules=MODULES) -> list[str]:
+    return [f"line {line}: {target}" for target, _, line in imports(module, source, modules)
+            if group(target) and group(module) and RANK[group(target)] > RANK[group(module)]]
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` (module -> modules it imports), or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> list[str] | None:
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(graph.get(m, ())):
+            if state.get(t) == 1:
+                return stack[stack.index(t):] + [t]
+            if t not in state:
+                cycle = visit(t)
+                if cycle:
+                    return cycle
+        stack.pop()
+        state[m] = 2
+        return None
+
+    for m in sorted(graph):
+        if m not in state:
+            cycle = visit(m)
+            if cycle:
+                return cycle
+    return None
+
+
+def import_graph(modules=MODULES, sources: dict[str, str] | None = None) -> dict[str, set[str]]:
+    """Who imports whom. Importing ``a.b.c`` runs ``a/__init__`` and ``a/b/__init__`` first,
+    so an import of a module is an edge to each package above it too (outside the importer's
+    own packages, which are already being imported)."""
+    graph: dict[str, set[str]] = {}
+    for m in modules:
+        edges: set[str] = set()
+        for target, _, _ in imports(m, (sources or {}).get(m), modules):
+            parts = target.split(".")
+            for i in range(2, len(parts) + 1):
+                t = ".".join(parts[:i])
+                if t in modules and t != m and not m.startswith(t + "."):
+                    edges.add(t)
+            if target in modules and target != m:
+                edges.add(target)
+        graph[m] = edges
+    return graph
 
 
 def test_every_module_is_in_a_stage():
@@ -85,41 +159,19 @@ def test_every_module_is_in_a_stage():
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if group(m)))
 def test_imports_only_go_to_earlier_stages(module):
-    wrong = [f"line {line}: {target}" for target, _, line in imports(module)
-             if group(target) and RANK[group(target)] > RANK[group(module)]]
+    wrong = later_stage_imports(module)
     assert not wrong, f"{module} imports from a later stage: {wrong}"
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_no_module_imports_another_modules_private_names(module):
-    private = [f"line {line}: {target}.{name}" for target, name, line in imports(module)
-               if name.startswith("_") and not name.startswith("__")]
-    assert not private, f"{module} imports private names: {private}"
+    private = private_names(module)
+    assert not private, f"{module} uses private names of other modules: {private}"
 
 
 def test_no_import_cycles():
-    graph = {m: {t for t, _, _ in imports(m) if t in MODULES and t != m} for m in MODULES}
-    # a package's __init__ that re-exports its modules is not a cycle with them
-    for m in graph:
-        graph[m] = {t for t in graph[m] if not (MODULES[t].name == "__init__.py" and m.startswith(t + "."))}
-    state: dict[str, int] = {}
-    stack: list[str] = []
-
-    def visit(m: str) -> None:
-        state[m] = 1
-        stack.append(m)
-        for t in sorted(graph[m]):
-            if state.get(t) == 1:
-                cycle = stack[stack.index(t):] + [t]
-                pytest.fail("import cycle: " + " -> ".join(cycle))
-            if t not in state:
-                visit(t)
-        stack.pop()
-        state[m] = 2
-
-    for m in sorted(graph):
-        if m not in state:
-            visit(m)
+    cycle = find_cycle(import_graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -131,11 +183,29 @@ def test_modules_are_short_and_say_their_job(module):
     assert ast.get_docstring(ast.parse(source)), f"{path.relative_to(REPO)} opens with no docstring"
 
 
-def test_the_checks_catch_what_they_should(tmp_path):
-    """The rules themselves: a later-stage import and a private name are seen."""
-    fake = GENERATOR / "content" / "loader.py"
-    tree = ast.parse("from ..outputs.pages import _private\nimport generator.cli\n")
-    node = tree.body[0]
-    assert isinstance(node, ast.ImportFrom)
-    assert resolve(module_name(fake), node) == "generator.outputs.pages"
-    assert RANK[group("generator.outputs.pages")] > RANK[group(module_name(fake))]
+def test_the_checks_catch_what_they_should():
+    """The rules themselves, on made-up modules: each kind of breach is found."""
+    fake = {name: GENERATOR / "x.py" for name in ("generator.content.loader", "generator.outputs.pages",
+                                                   "generator.content.schema", "generator.text",
+                                                   "generator.text.render", "generator.text.latex_text")}
+    fake["generator.text"] = GENERATOR / "text" / "__init__.py"
+    loader = "generator.content.loader"
+    assert later_stage_imports(loader, "from ..outputs.pages import plan\n", fake) == \
+        ["line 1: generator.outputs.pages"]
+    assert later_stage_imports(loader, "def f():\n    import generator.outputs.pages\n", fake) == \
+        ["line 2: generator.outputs.pages"]
+    assert private_names(loader, "from .schema import _check\n", fake) == ["line 1: generator.content.schema._check"]
+    assert private_names(loader, "from . import schema\nschema._check()\n", fake) == \
+        ["line 2: generator.content.schema._check"]
+    assert private_names(loader, "import generator.content.schema as s\ns._x\n", fake) == \
+        ["line 2: generator.content.schema._x"]
+    assert private_names(loader, "import generator.content.schema\ngenerator.content.schema._x\n", fake) == \
+        ["line 2: generator.content.schema._x"]
+    assert private_names(loader, "from .schema import __doc__, check\n", fake) == []
+    # A submodule importing a name from its own package's __init__, which imports it back.
+    sources = {"generator.text": "from .render import plain_text\n",
+               "generator.text.render": "from .latex_text import scan\n",
+               "generator.text.latex_text": "from . import plain_text\n"}
+    graph = import_graph({m: fake[m] for m in sources}, sources)
+    assert find_cycle(graph) == ["generator.text", "generator.text.render", "generator.text.latex_text",
+                                 "generator.text"]
