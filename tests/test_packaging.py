@@ -44,7 +44,9 @@ def test_a_wheel_installs_every_package_and_builds_the_bundled_catalog(tmp_path,
                     str(source)], check=True, cwd=tmp_path)
     (wheel,) = wheels.glob("papershelf-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert PACKAGES and all(f"{package}/__init__.py" in names for package in PACKAGES), PACKAGES
+    sources = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "generator").rglob("*.py"))
+    assert PACKAGES and sources
+    assert sorted(n for n in names if n.endswith(".py")) == sources  # every module, nothing else
 
     target = tmp_path / "installed"
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target),

@@ -88,7 +88,8 @@ The modules, in the order they build on each other: ``settings``; ``hygiene`` (c
 ``links`` (link targets); ``mathml`` (formulas to MathML); ``math_syntax`` (math in
 Markdown); ``math_plain`` (formulas to plain text); ``latex_tables``, ``latex_output`` and
 ``latex_text`` (text-mode LaTeX); ``markdown`` (the parser); ``fallbacks``; ``render`` (the
-public functions). ``latex/`` is the LaTeX of BibTeX fields, for import and export.
+public functions). ``latex/`` is the one LaTeX tokenizer: the page text reads through it (``latex_text``), and
+BibTeX fields are written and read with it (``latex/encode``, ``latex/decode``).
 """
 
 from .fallbacks import TextFallback, collect_fallbacks, set_strict

@@ -1,6 +1,6 @@
 """Citation data for each paper: BibTeX, RIS, COinS, Highwire Press tags, OpenGraph, JSON-LD.
 
-Everything here is computed from the derived views (``derive.PaperView``) and the site
+Everything here is computed from the derived views (``derive.views.PaperView``) and the site
 configuration; nothing is written. ``CitationIndex(site)`` gives every paper one frozen
 ``Citation`` for the templates (the Jinja filter ``paper|citation``) and for the exports
 (``exports``). The rules are documented in ``docs/metadata.md`` and in the modules:
