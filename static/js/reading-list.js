@@ -149,7 +149,17 @@
     return shardCache[n];
   }
 
-  // {slug: record or null} for the given slugs; records: {t, a, v, f, y, p, x, l}.
+  // A record as this page's build writes it (pages.reading_list_shards, render.py):
+  // {t: title, a: author names, u: their slugs, v: [venue id, name, full name, year],
+  // g: [[tag id, name]], p?: presentation, x?: provisional}. A data file cached from an
+  // older build may hold another shape: such a record is treated as missing, not used.
+  function wellFormed(r) {
+    return !!r && typeof r.t === "string" && Array.isArray(r.a) && Array.isArray(r.u) &&
+      r.a.length === r.u.length && Array.isArray(r.v) && r.v.length === 4 && Array.isArray(r.g) &&
+      r.g.every(Array.isArray);
+  }
+
+  // {slug: record or null} for the given slugs, and whether some could not be loaded.
   function records(slugs) {
     var wanted = {};
     slugs.forEach(function (s) { wanted[shardOf(s)] = true; });
@@ -161,7 +171,11 @@
       var failed = shards.some(function (s) { return s === null; });
       var merged = {};
       shards.forEach(function (s) { if (s) Object.keys(s).forEach(function (k) { merged[k] = s[k]; }); });
-      slugs.forEach(function (s) { found[s] = Object.prototype.hasOwnProperty.call(merged, s) ? merged[s] : null; });
+      slugs.forEach(function (s) {
+        var r = Object.prototype.hasOwnProperty.call(merged, s) ? merged[s] : null;
+        if (r !== null && !wellFormed(r)) { r = null; failed = true; }
+        found[s] = r;
+      });
       return { records: found, failed: failed };
     });
   }
@@ -258,6 +272,8 @@
       else if (!status.querySelector("button")) {
         say(items.length ? items.length + (items.length === 1 ? " paper" : " papers") + " saved." : "");
       }
+    }).catch(function (error) {
+      say("Error: the reading list could not be shown (" + (error && error.message || error) + "). Reload the page.");
     });
   }
   page = { render: render };

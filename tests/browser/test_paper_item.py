@@ -244,6 +244,22 @@ def test_bibtex_that_cannot_be_fetched_is_named_in_an_error(page, server, site_d
     assert downloads == []
 
 
+def test_reading_list_data_of_an_older_build_shows_titles_not_an_error(page, server, views):
+    """A data file cached from an older build (another record shape) must not blank the list."""
+    old_shape = {p.slug: {"t": p.title_plain, "a": [a.name for a in p.authors], "v": p.venue.id,
+                          "f": p.venue.full_name, "y": p.venue.year, "l": []} for p in views.papers}
+    page.route(re.compile(r".*/reading-list/data/\d+\.json$"),
+               lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(old_shape)))
+    errors: list = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    chosen = views.papers[:2]
+    saved_list(page, server, [p.slug for p in chosen])
+    assert page.locator("#rl-items > li").count() == 2
+    page.wait_for_function("document.getElementById('rl-status').textContent.includes('could not be loaded')")
+    assert errors == []
+    page.unroute(re.compile(r".*/reading-list/data/\d+\.json$"))
+
+
 def test_reading_list_data_names_what_the_items_link_to(site_dir, views):
     """The reading list's records carry the authors' slugs, the venue's and the tags' ids
     (the items link them as list pages do) and no longer any links for a BibTeX made up in
