@@ -17,7 +17,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from ..derive.views import PaperList, SiteData, paper_list
+from ..derive.views import PaperList, PaperView, SiteData, paper_list
 from ..derive.urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, VENUES, author_page, list_page,
                    output_path, paper_page, reading_list_data, section, tag_page, venue_page)
 
@@ -127,8 +127,8 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
     yield from list_pages(PAPERS, "papers.html", "All papers", paper_list(site.papers))
     shards = reading_list_shards(site)
     yield Page(READING_LIST, "reading_list.html", "Reading list", {"shard_count": len(shards)})
-    for number, records in enumerate(shards):
-        yield Page(reading_list_data(number), "reading_list_data.json", "", {"records": records})
+    for number, papers in enumerate(shards):
+        yield Page(reading_list_data(number), "reading_list_data.json", "", {"papers": papers})
     yield Page(SEARCH, "search.html", "Search")
     yield Page(NOT_FOUND, "404.html", "Page not found")
 
@@ -142,19 +142,11 @@ def shard_of(slug: str, count: int) -> int:
     return h % count
 
 
-def reading_list_shards(site: SiteData) -> list[dict[str, dict[str, Any]]]:
-    """What the reading-list page shows (and exports as BibTeX) for each paper, by data file."""
+def reading_list_shards(site: SiteData) -> list[list[PaperView]]:
+    """The papers of each reading-list data file (``shard_of`` chooses the file), in catalog
+    order; ``render.reading_list_records`` writes what the page needs of them."""
     count = max(1, -(-len(site.papers) // READING_LIST_SHARD))
-    shards: list[dict[str, dict[str, Any]]] = [{} for _ in range(count)]
+    shards: list[list[PaperView]] = [[] for _ in range(count)]
     for p in site.papers:
-        shards[shard_of(p.slug, count)][p.slug] = {
-            "t": p.title_plain,
-            "a": [a.name for a in p.authors],
-            "v": p.venue.name,
-            "f": p.venue.full_name,
-            "y": p.venue.year,
-            "p": p.presentation or "",
-            "x": p.provisional,
-            "l": {link.kind: link.url for link in p.links},
-        }
+        shards[shard_of(p.slug, count)].append(p)
     return shards

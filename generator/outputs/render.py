@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Sequence
 from urllib.parse import urlsplit
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
@@ -64,7 +64,6 @@ def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict
         # of a list item ("search", "reading-list"; see ITEM_TEMPLATE)
         "shell": False,
         "item_template": ITEM_TEMPLATE,
-        "papers_by_slug": {p.slug: p for p in site.papers},
     }
     globals_["paper_items"] = PaperItems(dict(globals_))
     return globals_
@@ -163,16 +162,12 @@ def downloads_filter(context: Context, page: Page) -> tuple[ExportLink, ...]:
     return page_downloads(page, _citations(context))
 
 
-@pass_context
-def reading_list_records_filter(context: Context, records: Mapping[str, object]) -> dict[str, dict[str, Any]]:
-    """``records|reading_list_records``: what the reading-list page needs of the papers of
-    one data file (keyed by slug; pages.reading_list_shards chooses the file) to fill its
-    list items (static/js/paper-item.js): the fields of a search display record, with the
-    names of the venue and tags. The BibTeX comes from each paper's .bib file."""
-    papers = context.get("papers_by_slug")
-    if not isinstance(papers, Mapping):
-        raise TypeError("the reading_list_records filter needs the 'papers_by_slug' global (see site_globals)")
-    return {slug: reading_list_record(papers[slug]) for slug in records}
+def reading_list_records_filter(papers: Sequence[PaperView]) -> dict[str, dict[str, Any]]:
+    """``papers|reading_list_records``: what the reading-list page needs of the papers of one
+    data file (pages.reading_list_shards) to fill its list items (static/js/paper-item.js),
+    by slug: the fields of a search display record, with the names of the venue and tags.
+    The BibTeX comes from each paper's .bib file."""
+    return {p.slug: reading_list_record(p) for p in papers}
 
 
 def reading_list_record(p: PaperView) -> dict[str, Any]:
