@@ -421,8 +421,8 @@ def _count_order(entry: tuple) -> tuple[int, str]:
 
 
 def _recent(views: tuple[PaperView, ...], catalog: Catalog) -> tuple[PaperView, ...]:
-    """Most recently added papers: by ``added`` date, then by the venue's year."""
+    """The papers added last, by their ``added`` date (then the venue's year). Only papers
+    with a date count: without any, there is nothing to call "recently added"."""
     def key(v: PaperView):
-        added = v.paper.added.toordinal() if v.paper.added else 0
-        return (-added, -v.venue.year, v.title_plain.casefold())
-    return tuple(sorted(views, key=key)[:RECENT_COUNT])
+        return (-v.paper.added.toordinal(), -v.venue.year, v.title_plain.casefold())
+    return tuple(sorted((v for v in views if v.paper.added), key=key)[:RECENT_COUNT])

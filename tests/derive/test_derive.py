@@ -183,3 +183,18 @@ def test_ref_counts_match_counts_on_a_derived_site(content):
         assert venue.tag_counts == _counts(t for p in venue.papers for t in p.tags)
     for tag in site.tags:
         assert tag.venue_counts == _counts(p.venue for p in tag.papers)
+
+
+def test_recently_added_lists_only_papers_with_a_date_newest_first(content):
+    content.add_paper("undated", paper_md(title="Undated Work"))
+    content.add_paper("older", paper_md(title="Older Work", extra="added: 2024-01-05"))
+    content.add_paper("newer", paper_md(title="Newer Work", extra="added: 2024-03-01"))
+    site = derive(load_catalog(content.root))
+    assert [v.slug for v in site.recent] == ["newer", "older"]
+
+
+def test_without_dates_the_home_page_has_no_recently_added_section(content, tmp_path, bundled_site):
+    content.add_paper("undated", paper_md(title="Undated Work"))
+    assert derive(load_catalog(content.root)).recent == ()
+    # The bundled catalog has no dates either: its home page does not claim any.
+    assert "Recently added" not in (bundled_site / "index.html").read_text(encoding="utf-8")
