@@ -37,7 +37,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: str, report: Build
         catalog = load_catalog(options.content, base_url=options.base_url)
         lap("load")
         site = derive(catalog)
-        report.warnings.extend(site.notes)  # texts shown as plain text: a bug to report, not hide
+        report.warnings.extend(site.warnings)  # texts shown as plain text: a bug to report, not hide
         lap("derive")
         citations = CitationIndex(site)
         for view in site.papers:  # before the workers fork, so they share one computed index

@@ -148,7 +148,7 @@ class SiteData:
     provisional_count: int
     related: Mapping[str, tuple[PaperView, ...]] = field(default_factory=dict)  # slug -> most similar
     # For the person building: each text shown as plain text because it could not be rendered.
-    notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +241,7 @@ def derive(catalog: Catalog) -> SiteData:
         recent=_recent(views, catalog),
         provisional_count=sum(1 for v in views if v.provisional),
         related=_related(views),
-        notes=tuple(notes),
+        warnings=tuple(notes),
     )
 
 
