@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
-from urllib.parse import urlsplit
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
@@ -17,7 +16,8 @@ from markupsafe import Markup
 
 from .. import __version__
 from .citations import Citation, CitationIndex
-from ..derive.urls import author_page, paper_bib_path, paper_page, reading_list_data, tag_page, venue_page
+from ..derive.urls import (SiteUrls, author_page, paper_bib_path, paper_page, reading_list_data, tag_page,
+                           venue_page)
 from ..derive.views import AUTHORS_HIDDEN_MIN, AUTHORS_SHOWN, PaperView, SiteData
 from .exports import ExportLink, page_downloads, page_feeds
 from ..content.model import LINK_LABELS
@@ -49,14 +49,12 @@ def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict
     catalog, so the exports and the pages must share one); made here when not given.
     """
     config = site.catalog.site
-    parts = urlsplit(config.base_url)
-    base_path = parts.path or "/"
-    absolute = config.base_url if parts.scheme else None
+    urls = SiteUrls.from_config(config)
     globals_: dict[str, object] = {
         "config": config,
         "data": site,
-        "base": base_path,  # prefix for every internal link: "/" or "/catalog/"
-        "absolute_base": absolute,  # "https://host/path/" or None
+        "base": urls.base_path,  # prefix for every internal link: "/" or "/catalog/"
+        "absolute_base": urls.absolute_base,  # "https://host/path/" or None
         "link_labels": LINK_LABELS,
         "generator_version": __version__,
         "citations": citations if citations is not None else CitationIndex(site),
