@@ -51,6 +51,11 @@ CITE_COMMANDS = frozenset(
     "autocite autocites footcite fullcite smartcite supercite Cite Citep Citet Parencite "
     "Textcite Autocite citenum".split()
 )
+# Commands that read a ``{`` after them (blanks, and optional ``[...]`` arguments where the
+# command takes them, between) as the opening of their argument: that brace never starts a
+# template tag, so ``\emph{{\em x}}`` is emphasis, not the text "{{\em x}}".
+ARGUMENT_COMMANDS = frozenset(ARG_TAGS) | frozenset(WRAP_ARG) | DROP_ARG | DROP_TWO_ARGS | CITE_COMMANDS | {"url", "href"}
+OPTIONAL_ARGUMENT_COMMANDS = frozenset(WRAP_ARG) | DROP_ARG | DROP_TWO_ARGS | CITE_COMMANDS
 TEXT_SYMBOLS = {
     "LaTeX": "LaTeX", "LaTeXe": "LaTeX2ε", "TeX": "TeX", "BibTeX": "BibTeX", "ldots": "…",
     "dots": "…", "textellipsis": "…", "textendash": "–", "textemdash": "—",

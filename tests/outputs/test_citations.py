@@ -131,6 +131,7 @@ def test_any_text_gives_a_value_bibtex_reads(text):
 @example("*%a%*")
 @example("*$\\LaTeX")  # "\\$" is not a formula: the word gets the {{}…} protection
 @example("http://x.y/a_bFig.~3*")  # a URL with "*" or "~" stays in \\url{}
+@example("*{\\em }*")  # \\emph{{\\em }}: the argument's brace starts no template tag "{{…}}"
 def test_text_survives_export_then_import(text):
     """import(export(import(export(t)))) == import(export(t)): the importer reads back exactly
     what the exporter wrote, for titles (protected) and abstracts (verbatim spaces)."""

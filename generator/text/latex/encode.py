@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from ..latex_tables import ARGUMENT_COMMANDS, OPT_ARGS, OPTIONAL_ARGUMENT_COMMANDS
 from .tokens import (BACKSLASH, CHAR, CLOSE, CMD, LATEX_SYMBOLS, MATH, OPEN, SPACE, SYM, Tok,
                      clean_text, escaped, match_pairs, tokenize)
 
@@ -253,7 +254,7 @@ def _merge_template_tags(tokens: list[Tok]) -> list[Tok]:
     while i < n:
         tok = tokens[i]
         closer = None
-        if tok.kind == OPEN and i + 1 < n:
+        if tok.kind == OPEN and i + 1 < n and not _opens_argument(tokens, i):
             closer = _TEMPLATE_CLOSERS.get(tokens[i + 1].text[:1])
         if closer is not None and closer not in missing:
             # The closer ends with "}", always a token of its own: find it token by token.
@@ -277,6 +278,26 @@ def _merge_template_tags(tokens: list[Tok]) -> list[Tok]:
         out.append(tok)
         i += 1
     return out
+
+
+def _opens_argument(tokens: Sequence[Tok], i: int) -> bool:
+    """Whether the ``{`` at ``tokens[i]`` opens the argument of a command that ``text`` reads
+    with its argument (``\\emph{``, ``\\footnote[a] {``): never a template tag there."""
+    j = i - 1
+    optional = False
+    while j >= 0 and tokens[j].kind in (SPACE, CHAR):
+        piece = tokens[j].text
+        if piece.strip(" \t") == "":
+            j -= 1
+        elif tokens[j].kind == CHAR and OPT_ARGS.fullmatch(piece) and piece.strip(" \t").startswith("["):
+            optional = True
+            j -= 1
+        else:
+            return False
+    if j < 0 or tokens[j].kind != CMD:
+        return False
+    name = tokens[j].text[1:]
+    return name in (OPTIONAL_ARGUMENT_COMMANDS if optional else ARGUMENT_COMMANDS)
 
 
 def _text_braces(tokens: Sequence[Tok], groups: dict[int, int]) -> set[int]:
