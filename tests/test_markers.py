@@ -72,7 +72,7 @@ def test_not_browser_collects_nothing_that_needs_chromium(not_browser):
     # run_node called by a fixture the test uses
     ("tests/outputs/test_search_quality.py::test_known_items_and_acronyms_come_first", "node"),
     # vnu through a helper in this file, and through the same helper imported elsewhere
-    ("tests/outputs/test_site_integrity.py::test_every_page_passes_the_nu_html_checker", "java"),
+    ("tests/outputs/test_site_integrity.py::test_every_page_passes_the_nu_html_checker_which_reports_a_bad_page", "java"),
     ("tests/content/test_hostile.py::test_hostile_pages_are_valid_html_and_links_resolve", "java"),
     ("tests/test_bench_synth.py::test_hugo_builds_the_same_papers_tags_and_venues", "hugo"),
     ("tests/browser/test_smoke.py::test_home_page_loads_without_errors", "browser"),
