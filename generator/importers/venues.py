@@ -1,9 +1,9 @@
-"""The venue of each imported BibTeX entry (``choose_venue``): ``--venue ID`` for every
-entry; else ``booktitle`` (or ``journal``, ``eventtitle``) and ``year`` (or ``date``): an
-existing venue with that name (short or full, ignoring "Proceedings of the", ordinals and
-the year) and year; else a known conference (the seed importer's list: ICLR, ICML,
-NeurIPS, …, by acronym or full name) as ``<acronym>-<year>``; else a new venue named after
-the booktitle, planned as a ``PlannedVenue`` with its file text.
+"""The venue of each imported record (``choose_venue``): ``--venue ID`` for every record;
+else its container's name (BibTeX ``booktitle``, CSL ``container-title``, an OpenReview
+venue, ...) and year: an existing venue with that name (short or full, ignoring
+"Proceedings of the", ordinals and the year) and year; else a known conference (the seed
+importer's list: ICLR, ICML, NeurIPS, …, by acronym or full name) as ``<acronym>-<year>``;
+else a new venue named after the container, planned as a ``PlannedVenue`` with its file text.
 """
 
 from __future__ import annotations
@@ -14,11 +14,7 @@ from dataclasses import dataclass
 
 from ..content.model import Venue
 from ..content.slugs import slugify
-from ..errors import Problems
-from .bibtex_read import Entry
 from .common import KNOWN_VENUES, clean_line, venue_file_text
-
-CONTAINER_FIELDS = ("booktitle", "journal", "eventtitle")
 
 _ORDINAL = re.compile(r"\b(\d+(st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b")
 _PROCEEDINGS = re.compile(r"^(proceedings|proc)\.?\s+(of\s+)?(the\s+)?")
@@ -65,42 +61,20 @@ class PlannedVenue:
     text: str
 
 
-def _nor_crossref(entry: Entry) -> str:
-    """' (nor has its crossref 'x')' for a message about a field missing from ``entry``."""
-    ref = entry.raw.get("crossref", "").strip()
-    return f" (nor has its crossref {ref!r})" if ref else ""
-
-
-def _year(entry: Entry) -> int | None:
-    for name in ("year", "date"):
-        match = re.search(r"\b(\d{4})\b", entry.raw.get(name, ""))
-        if match:
-            return int(match.group(1))
-    return None
-
-
-def choose_venue(entry: Entry, forced: str | None, venues: dict[str, Venue], new_venues: dict[str, PlannedVenue],
-                 problems: Problems, warnings: list[str], where: str) -> str | None:
-    """The venue id for ``entry`` (see the module docstring), planning a new venue in
-    ``new_venues`` when there is none yet; None, with a problem added, when there is no
-    booktitle or year to take it from."""
-    year = _year(entry)
+def choose_venue(container: str | None, year: int | None, location: str | None, forced: str | None,
+                 venues: dict[str, Venue], new_venues: dict[str, PlannedVenue], warnings: list[str],
+                 where: str) -> str | None:
+    """The venue id for a record (see the module docstring), planning a new venue in
+    ``new_venues`` when there is none yet; None when there is no container name or year to
+    take it from (the caller reports that, in its format's terms)."""
     if forced is not None:
         if year is not None and year != venues[forced].year:
             warnings.append(f"{where}: year {year} differs from the year of venue {forced!r} "
                             f"({venues[forced].year}); the venue is used")
         return forced
-    container = next((entry.decoded.get(f) or entry.raw.get(f) for f in CONTAINER_FIELDS
-                      if (entry.decoded.get(f) or entry.raw.get(f) or "").strip()), None)
-    if not isinstance(container, str) or not container.strip():
-        problems.add(entry.file, f"entry {entry.key!r} has no booktitle or journal{_nor_crossref(entry)} to take "
-                                 f"the venue from; pass --venue ID", line=entry.line, field="booktitle")
+    if container is None or not container.strip() or year is None:
         return None
     container = clean_line(container.replace("{", "").replace("}", ""))
-    if year is None:
-        problems.add(entry.file, f"entry {entry.key!r} has no year{_nor_crossref(entry)}; add one or pass --venue ID",
-                     line=entry.line, field="year")
-        return None
     norm = _venue_norm(container, year)
     candidates = [(v.id, v.name, v.full_name, v.year) for v in venues.values()]
     candidates += [(v.id, v.name, v.full_name, v.year) for v in new_venues.values()]
@@ -128,8 +102,7 @@ def choose_venue(entry: Entry, forced: str | None, venues: dict[str, Venue], new
         url = None
         description = f"Papers presented at {name}."
     if vid not in new_venues:
-        location = entry.decoded.get("address") or None
-        location = clean_line(location) if isinstance(location, str) else None
+        location = clean_line(location) if location else None
         new_venues[vid] = PlannedVenue(vid, name, full_name, year,
                                         venue_file_text(name, full_name, year, url, location, description))
     return vid

@@ -1,0 +1,361 @@
+"""What the record importers share (BibTeX, CSL-JSON, OpenReview, arXiv, ``papershelf add``):
+each format's reader turns its input into ``Record`` values (one paper, already in content
+terms: title and abstract as content text, names, the venue's name and year, link offers,
+keywords), and ``import_records`` does the rest the same way for all of them:
+
+1. reads the catalog (``tags.toml``, optional; the venues; ``site.toml``'s absolute base URL);
+2. plans every paper file: the venue (``--venue ID``, else ``venues.choose_venue`` from the
+   record's container name and year), the authors (cleaned, duplicates dropped), the links
+   (http(s) only, one per kind, none into this catalog's own site), the tags (keywords that
+   name tags of ``tags.toml`` by id or name; otherwise suggested from title and abstract),
+   the presentation (oral, spotlight, poster), the slug (a paper already in the catalog with
+   the same venue and title keeps its file), each file validated against the paper schema;
+3. compares each planned file with the disk (``common.check_status``: unchanged, kept as
+   edited by hand unless ``force``, created or updated);
+4. writes nothing if any record was refused (every problem of every input in one error,
+   naming file, line and field), else every file atomically.
+
+The helpers for links that several formats meet (``arxiv_url``, ``doi_url``,
+``classify_url``) live here too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+from urllib.parse import urlsplit
+
+from ..content import frontmatter, schema
+from ..content.loader import read_site_config, read_venues, title_key
+from ..content.model import LINK_KINDS, PRESENTATIONS, Tag, Venue
+from ..content.taxonomy import read_taxonomy
+from ..errors import ContentError, Problem, Problems
+from ..text import plain_text
+from .common import (
+    CREATED,
+    KEPT_EDITED,
+    UPDATED,
+    StatusCounts,
+    add_author,
+    check_status,
+    clean_line,
+    paper_file_text,
+    paper_files,
+    paper_slug,
+    write_planned,
+)
+from .tags import suggest_tags
+from .venues import PlannedVenue, choose_venue
+
+ARXIV_ID = re.compile(r"^(?:arxiv:)?((?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)$", re.IGNORECASE)
+_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org")
+_DOI_PREFIX = re.compile(r"^(https?://(dx\.)?doi\.org/|doi:)", re.IGNORECASE)
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class Format:
+    """How a format names its things in messages: ``"entry 'k' has no booktitle or journal"``."""
+
+    name: str  # "BibTeX": "Imported 3 papers from 2 BibTeX files"
+    noun: str = "entry"
+    container: str = "booktitle or journal"  # what names the venue, in the format's terms
+    container_field: str = "booktitle"
+
+
+@dataclass(frozen=True)
+class Record:
+    """One paper as a format's reader understood it (content terms, not yet checked)."""
+
+    file: str  # the input, as given
+    line: int | None
+    key: str  # the record's id in its source (a BibTeX key, a CSL id, an OpenReview note id)
+    title: str  # content text (Markdown and LaTeX); empty: refused
+    authors: Sequence[str] = ()  # names as written, "First Last" or "Last, First" already resolved
+    abstract: str = ""  # content text
+    container: str | None = None  # the venue's name as the source gives it
+    year: int | None = None
+    location: str | None = None
+    keywords: str = ""  # separated by commas or semicolons
+    presentation: str | None = None
+    links: Sequence[tuple[str, str, str]] = ()  # offers, in order: (kind, URL, where it came from)
+    hint: str = ""  # appended to "has no <container>" and "has no year" (" (nor has its crossref 'x')")
+
+    @property
+    def where(self) -> str:
+        place = f"{self.file}:{self.line}" if self.line is not None else self.file
+        return f"{place} ({self.key})"
+
+
+# --------------------------------------------------------------------------- links
+
+
+def arxiv_url(identifier: str) -> str | None:
+    """``https://arxiv.org/abs/<id>`` for an arXiv identifier (``2305.18436``, ``arXiv:2305.18436v2``,
+    ``hep-th/9901001``), else None."""
+    match = ARXIV_ID.match(identifier.strip())
+    return f"https://arxiv.org/abs/{match.group(1)}" if match else None
+
+
+def doi_url(doi: str) -> str:
+    """``https://doi.org/<doi>`` for a DOI written bare, as ``doi:…`` or as a doi.org URL."""
+    return "https://doi.org/" + _DOI_PREFIX.sub("", doi.strip())
+
+
+def classify_url(url: str) -> str:
+    """The link kind of a URL by its host and path: arxiv, openreview, pdf, code or venue_page."""
+    parts = urlsplit(url)
+    host = parts.netloc.lower().removeprefix("www.")
+    path = parts.path.lower()
+    if host == "arxiv.org":
+        return "pdf" if path.startswith("/pdf/") else "arxiv"
+    if host == "openreview.net":
+        return "pdf" if path.startswith("/pdf") else "openreview"
+    if path.endswith(".pdf"):
+        return "pdf"
+    if host in _CODE_HOSTS:
+        return "code"
+    return "venue_page"
+
+
+def _links(record: Record, own_site: str | None, warnings: list[str]) -> list[tuple[str, str]]:
+    links: dict[str, str] = {}
+    for kind, url, source in record.links:
+        if own_site and url.startswith(own_site):
+            continue  # a page of this catalog's own site is not a link of the paper
+        if not schema.is_http_url(url):
+            warnings.append(f"{record.where}: {source} {url!r} is not an http(s) URL; ignored")
+        elif url in links.values():
+            pass
+        elif kind in links:
+            warnings.append(f"{record.where}: {source} {url!r} left out: the paper already has a {kind} link")
+        else:
+            links[kind] = url
+    return sorted(links.items(), key=lambda kv: LINK_KINDS.index(kv[0]))
+
+
+def tags_from_keywords(keywords: str, taxonomy: dict[str, Tag]) -> tuple[str, ...]:
+    """Tag ids named by ``keywords`` (separated by commas or semicolons), in keyword order."""
+    text = " ".join(keywords.split()).casefold()
+    found: list[tuple[int, str]] = []
+    for tag in taxonomy.values():
+        for label in (tag.id, tag.name):
+            match = re.search(rf"(?:^|[,;])\s*{re.escape(label.casefold())}\s*(?=$|[,;])", text)
+            if match:
+                found.append((match.start(), tag.id))
+                break
+    return tuple(tag_id for _, tag_id in sorted(found))
+
+
+# --------------------------------------------------------------------------- report
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    slug: str
+    status: str  # one of common.STATUSES
+    title: str
+    tags: tuple[str, ...]
+    file: str  # the input file
+    key: str  # the record's id in it
+
+
+@dataclass
+class RecordsReport(StatusCounts):
+    format: str = "BibTeX"
+    papers: list[RecordResult] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # records that are not papers, and why
+    notes: list[str] = field(default_factory=list)
+    files: int = 0
+
+    def summary(self) -> str:
+        n = len(self.papers)
+        lines = [f"Imported {n} paper{'s' if n != 1 else ''} from {self.files} {self.format} "
+                 f"file{'s' if self.files != 1 else ''}: {self.counts_text()}."]
+        lines.extend(self.venue_lines())
+        lines.extend(self.changed_lines())
+        if self.skipped:
+            n = len(self.skipped)
+            lines.append(f"Skipped {n} entr{'ies that are not papers' if n != 1 else 'y that is not a paper'}:")
+            lines.extend(f"  - {s}" for s in self.skipped)
+        lines.extend(self.notes)
+        lines.extend(self.warning_lines())
+        return "\n".join(lines)
+
+
+@dataclass
+class _Planned:
+    slug: str
+    title: str
+    venue: str
+    tags: tuple[str, ...]
+    content: bytes
+    file: str
+    key: str
+
+
+# --------------------------------------------------------------------------- the import
+
+
+@dataclass
+class Catalog:
+    """What an import needs from the catalog it adds to."""
+
+    taxonomy: dict[str, Tag]
+    venues: dict[str, Venue]
+    own_site: str | None  # site.toml's absolute base URL, if any
+    notes: list[str]
+
+
+def read_catalog(content_dir: Path, venue: str | None, problems: Problems) -> Catalog | None:
+    """The catalog's tags, venues and own site; None, with the problems added, when it cannot be read."""
+    catalog_problems = Problems()
+    tags_path = content_dir / "tags.toml"
+    taxonomy: dict[str, Tag] = {}
+    notes: list[str] = []
+    if not (tags_path.exists() or tags_path.is_symlink()):
+        # tags.toml is optional (as for the build): without it no tags are suggested.
+        notes.append(f"No taxonomy ({tags_path} not found): no tags were suggested.")
+    else:
+        try:
+            taxonomy = read_taxonomy(tags_path, str(tags_path))
+        except ContentError as exc:
+            catalog_problems.extend(exc.problems)
+    venues: dict[str, Venue] = read_venues(content_dir / "venues", catalog_problems)
+    if venue is not None and venue not in venues:
+        known = ", ".join(sorted(venues)) or "none"
+        catalog_problems.add("--venue", f"unknown venue {venue!r}; known venues: {known}", field="venue")
+    own_site = None
+    if (content_dir / "site.toml").is_file():
+        config = read_site_config(content_dir / "site.toml", Problems())
+        if config is not None and urlsplit(config.base_url).scheme:
+            own_site = config.base_url
+    problems.extend(catalog_problems.items)
+    return None if catalog_problems else Catalog(taxonomy, venues, own_site, notes)
+
+
+def import_records(records: Sequence[Record], content_dir: Path, report: RecordsReport, problems: Problems,
+                   form: Format, *, venue: str | None = None, force: bool = False) -> RecordsReport:
+    """Plan, check and write the paper (and new venue) files of ``records`` (see the module
+    docstring). ``problems`` may already hold the readers' problems: nothing is written then.
+
+    Raises ``ContentError`` — before writing anything — when any record or input is refused.
+    """
+    content_dir = Path(content_dir)
+    warnings = report.warnings
+    catalog = read_catalog(content_dir, venue, problems)
+    if catalog is None:
+        problems.raise_if_any()
+    assert catalog is not None
+    report.notes.extend(catalog.notes)
+
+    papers_dir = content_dir / "papers"
+    venues_dir = content_dir / "venues"
+    existing = _existing_papers(papers_dir)
+    used_slugs = set(existing.values()) | _existing_slugs(papers_dir)
+    planned: list[_Planned] = []
+    new_venues: dict[str, PlannedVenue] = {}
+    seen: dict[tuple[str, str], str] = {}
+    for record in records:
+        where = record.where
+        title = record.title
+        if not title.strip():
+            problems.add(record.file, f"{form.noun} {record.key!r} has no title", line=record.line, field="title")
+            continue
+        venue_id = choose_venue(record.container, record.year, record.location, venue, catalog.venues, new_venues,
+                                warnings, where)
+        if venue_id is None:
+            if not (record.container or "").strip():
+                problems.add(record.file, f"{form.noun} {record.key!r} has no {form.container}{record.hint} to take "
+                                          f"the venue from; pass --venue ID", line=record.line,
+                             field=form.container_field)
+            else:
+                problems.add(record.file, f"{form.noun} {record.key!r} has no year{record.hint}; add one or pass "
+                                          f"--venue ID", line=record.line, field="year")
+            continue
+        key = (venue_id, title_key(title))
+        if key in seen:
+            warnings.append(f"{where}: same title and venue as {seen[key]}; imported once")
+            continue
+        seen[key] = where
+        authors: list[str] = []
+        for name in record.authors:
+            name = clean_line(name)
+            if name:
+                add_author(authors, name, where, warnings)
+        plain_title, plain_abstract = plain_text(title), plain_text(record.abstract)
+        tags = tags_from_keywords(record.keywords, catalog.taxonomy)
+        if not tags and catalog.taxonomy:
+            tags = suggest_tags(plain_title, plain_abstract, catalog.taxonomy)
+        presentation = (record.presentation or "").strip().lower() or None
+        if presentation is not None and presentation not in PRESENTATIONS:
+            warnings.append(f"{where}: presentation {presentation!r} is not one of {', '.join(PRESENTATIONS)}; "
+                            f"ignored")
+            presentation = None
+        links = _links(record, catalog.own_site, warnings)
+        slug = existing.get(key)
+        if slug is None:
+            slug = paper_slug(plain_title, f"{record.key} paper", used_slugs)
+            used_slugs.add(slug)
+        text = paper_file_text(title=title, authors=authors, venue=venue_id, tags=tags, abstract=record.abstract,
+                               presentation=presentation, links=links)
+        _validate(text, slug, where, problems)
+        planned.append(_Planned(slug, title, venue_id, tags, text.encode("utf-8"), record.file, record.key))
+    problems.raise_if_any()
+
+    # Compare with what is on disk.
+    actions: list[tuple[Path, bytes]] = []
+    for paper in planned:
+        target = papers_dir / f"{paper.slug}.md"
+        status = check_status(target, paper.content, force, problems)
+        if status == KEPT_EDITED:
+            warnings.append(f"papers/{paper.slug}.md: differs from the import (edited by hand?); kept as it is — "
+                            f"use --force to overwrite it")
+        if status in (CREATED, UPDATED):
+            actions.append((target, paper.content))
+        report.papers.append(RecordResult(paper.slug, status, paper.title, paper.tags, paper.file, paper.key))
+    for venue_id in dict.fromkeys(p.venue for p in planned):
+        planned_venue = new_venues.get(venue_id)
+        target = venues_dir / f"{venue_id}.md"
+        if planned_venue is None or target.exists() or target.is_symlink():
+            report.venues_existing.append(venue_id)
+        else:
+            report.venues_created.append(venue_id)
+            actions.append((target, planned_venue.text.encode("utf-8")))
+    write_planned(actions, (papers_dir, venues_dir), problems)
+    return report
+
+
+def _validate(text: str, slug: str, where: str, problems: Problems) -> None:
+    """The planned file must load: the same schema as the build."""
+    label = f"papers/{slug}.md"
+    try:
+        fm = frontmatter.parse(text, label)
+    except frontmatter.FrontMatterError as exc:  # pragma: no cover - our own dump
+        problems.add(where, f"would write an unreadable file: {exc.problem.message}")
+        return
+    scratch = Problems()
+    schema.check_fields(fm.data, schema.PAPER_FIELDS, file=label, line_of=fm.line_of, problems=scratch)
+    for problem in scratch.items:
+        problems.extend([Problem(where, None, problem.field, problem.message)])
+
+
+def _existing_papers(papers_dir: Path) -> dict[tuple[str, str], str]:
+    """(venue id, title key) → slug of the paper files already in the catalog."""
+    found: dict[tuple[str, str], str] = {}
+    for slug, fm in paper_files(papers_dir):
+        title, venue = fm.data.get("title"), fm.data.get("venue")
+        if isinstance(title, str) and isinstance(venue, str):
+            found.setdefault((venue, title_key(title)), slug)
+    return found
+
+
+def _existing_slugs(papers_dir: Path) -> set[str]:
+    """Every name in ``papers_dir`` (any file, not only paper files): slugs not to reuse."""
+    if not papers_dir.is_dir():
+        return set()
+    return {path.stem for path in papers_dir.iterdir()}
