@@ -1,5 +1,5 @@
 """Import papers from BibTeX files (``papershelf import bibtex FILE.bib``): plan one paper
-file per entry (entries read by ``bibtex_read``, venues chosen by ``bibtex_venues``), then
+file per entry (entries read by ``bibtex_read``, venues chosen by ``venues``), then
 write them:
 
 * ``@proceedings`` (and ``@periodical``) entries, and volumes that another entry names as its
