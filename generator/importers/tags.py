@@ -105,41 +105,103 @@ def _phrase_variants(phrase: str) -> set[str]:
     return {fold_words(v) for v in variants} - {""}
 
 
+_WORD = re.compile(r"[a-z0-9]+")  # a match starts and ends at the edges of such runs
+
+
 @dataclass(frozen=True)
 class _Matcher:
     phrase: str
     pattern: re.Pattern[str]
-    # Every match starts with one of these (each variant without its last letter, which a
-    # plural "ies" replaces): a text holding none of them cannot match, and a substring
-    # test is far cheaper than the regex (a taxonomy has hundreds of phrases).
-    prefixes: tuple[str, ...]
-
-    def finditer(self, text: str):
-        if not any(prefix in text for prefix in self.prefixes):
-            return iter(())
-        return self.pattern.finditer(text)
+    # The words (runs of ``_WORD``) a match can start with: the first word of each spelling,
+    # plural endings included for a one-word spelling. Looking the words of a text up among
+    # these is far cheaper than running hundreds of phrase regexes over it.
+    first_words: frozenset[str]
 
 
 @functools.lru_cache(maxsize=4096)
 def _matcher(phrase: str) -> _Matcher:
     alternatives: set[str] = set()
+    spellings: set[str] = set()
     for variant in _phrase_variants(phrase):
         body = re.escape(variant)
         alternatives.add(body + r"(?:s|es)?")
+        spellings.update((variant, variant + "s", variant + "es"))
         if re.search(r"[^aeiou]y$", variant):
             alternatives.add(re.escape(variant[:-1]) + "ies")
+            spellings.add(variant[:-1] + "ies")
     ordered = sorted(alternatives, key=lambda a: (-len(a), a))
     pattern = re.compile(r"(?<![a-z0-9])(?:" + "|".join(ordered) + r")(?![a-z0-9])")
-    prefixes = tuple(sorted({variant[:-1] for variant in _phrase_variants(phrase)}))
-    return _Matcher(phrase, pattern, prefixes)
+    return _Matcher(phrase, pattern, frozenset(s.split(" ")[0] for s in spellings))
 
 
-def _phrase_hits(text: str, phrase_tags: Mapping[str, tuple[str, ...]]) -> dict[str, dict[str, int]]:
-    """tag id -> {phrase: occurrences} in normalised ``text``; longest match wins on overlap."""
+@dataclass(frozen=True)
+class _PhraseIndex:
+    """A taxonomy's phrases ready for matching (built once per taxonomy, ``_index``)."""
+
+    owners: dict[str, tuple[str, ...]]  # phrase -> ids of the tags listing it, taxonomy order
+    matchers: dict[str, _Matcher]  # phrase -> its matcher
+    by_first_word: dict[str, tuple[str, ...]]  # word -> phrases a match can start with
+    order: dict[str, int]  # tag id -> position in the taxonomy
+
+
+def _index(tags: Mapping[str, Tag]) -> _PhraseIndex:
+    """The phrase index of ``tags``, cached by the tags' ids and phrases."""
+    key = tuple((tag_id, tuple(tag.phrases)) for tag_id, tag in tags.items())
+    return _index_of(key)
+
+
+@functools.lru_cache(maxsize=16)
+def _index_of(key: tuple[tuple[str, tuple[str, ...]], ...]) -> _PhraseIndex:
+    owners: dict[str, list[str]] = {}
+    for tag_id, phrases in key:
+        for phrase in phrases:
+            if fold_words(phrase):
+                tag_ids = owners.setdefault(phrase.lower(), [])
+                if tag_id not in tag_ids:
+                    tag_ids.append(tag_id)
+    matchers = {phrase: _matcher(phrase) for phrase in owners}
+    by_first_word: dict[str, list[str]] = {}
+    for phrase, matcher in matchers.items():
+        for word in sorted(matcher.first_words):
+            by_first_word.setdefault(word, []).append(phrase)
+    return _PhraseIndex(
+        owners={phrase: tuple(tag_ids) for phrase, tag_ids in owners.items()},
+        matchers=matchers,
+        by_first_word={word: tuple(phrases) for word, phrases in by_first_word.items()},
+        order={tag_id: i for i, (tag_id, _) in enumerate(key)},
+    )
+
+
+def _phrase_index(tags: Mapping[str, Tag]) -> dict[str, tuple[str, ...]]:
+    """Phrase -> ids of the tags listing it."""
+    return _index(tags).owners
+
+
+def _matches(text: str, index: _PhraseIndex) -> list[tuple[int, int, str]]:
+    """(start, end, phrase) of every match of every phrase in ``text``: exactly what each
+    phrase's ``pattern.finditer(text)`` finds, but the regex is only tried where a word of
+    the text is one a match of that phrase can start with."""
+    starts: dict[str, list[int]] = {}  # phrase -> where a match may start, ascending
+    for word in _WORD.finditer(text):
+        for phrase in index.by_first_word.get(word.group(), ()):
+            starts.setdefault(phrase, []).append(word.start())
     found: list[tuple[int, int, str]] = []
-    for phrase in phrase_tags:
-        for match in _matcher(phrase).finditer(text):
-            found.append((match.start(), match.end(), phrase))
+    for phrase, positions in starts.items():
+        pattern = index.matchers[phrase].pattern
+        end = 0  # like finditer: the next match starts after the previous one
+        for start in positions:
+            if start < end:
+                continue
+            match = pattern.match(text, start)
+            if match:
+                end = match.end()
+                found.append((start, end, phrase))
+    return found
+
+
+def _phrase_hits(text: str, index: _PhraseIndex) -> dict[str, dict[str, int]]:
+    """tag id -> {phrase: occurrences} in normalised ``text``; longest match wins on overlap."""
+    found = _matches(text, index)
     # Longest spans first; a span is dropped when it overlaps a kept (longer or, at equal
     # length, earlier) span. Phrases matching exactly the same span are all kept.
     found.sort(key=lambda f: (-(f[1] - f[0]), f[0], f[2]))
@@ -162,24 +224,13 @@ def _phrase_hits(text: str, phrase_tags: Mapping[str, tuple[str, ...]]) -> dict[
     for phrases in kept.values():
         credited: set[str] = set()
         for phrase in phrases:
-            for tag_id in phrase_tags[phrase]:
+            for tag_id in index.owners[phrase]:
                 if tag_id in credited:
                     continue
                 credited.add(tag_id)
                 counts = hits.setdefault(tag_id, {})
                 counts[phrase] = counts.get(phrase, 0) + 1
     return hits
-
-
-def _phrase_index(tags: Mapping[str, Tag]) -> dict[str, tuple[str, ...]]:
-    index: dict[str, list[str]] = {}
-    for tag_id, tag in tags.items():
-        for phrase in tag.phrases:
-            if fold_words(phrase):
-                owners = index.setdefault(phrase.lower(), [])
-                if tag_id not in owners:
-                    owners.append(tag_id)
-    return {phrase: tuple(owners) for phrase, owners in index.items()}
 
 
 @dataclass(frozen=True)
@@ -191,7 +242,7 @@ class TagScore:
 
 def score_tags(title: str, abstract: str, tags: Mapping[str, Tag]) -> dict[str, TagScore]:
     """Score of every tag with at least one phrase hit (see the module docstring)."""
-    index = _phrase_index(tags)
+    index = _index(tags)
     title_hits = _phrase_hits(normalize_text(title[:MAX_MATCH_CHARS])[:MAX_MATCH_CHARS], index)
     abstract_hits = _phrase_hits(normalize_text(abstract[:MAX_MATCH_CHARS])[:MAX_MATCH_CHARS], index)
     scores: dict[str, TagScore] = {}
@@ -223,7 +274,7 @@ def suggest_tags(title: str, abstract: str, tags: Mapping[str, Tag], *, limit: i
         raise ValueError("limit must be at least 1")
     fallback = fallback_tag(tags)
     scores = score_tags(title, abstract, tags)
-    order = {tag_id: i for i, tag_id in enumerate(tags)}
+    order = _index(tags).order
     ranked = sorted(scores.values(), key=lambda s: (-s.score, order[s.tag]))
     if not ranked:
         return (fallback,)

@@ -209,27 +209,44 @@ def test_seed_spot_checks():
 
 
 
-def assert_prefix_test_is_exact(texts):
-    """A phrase's regex is skipped when none of its prefixes is in the text: every phrase
-    must then find exactly what running its regex finds."""
+def assert_first_word_filter_is_exact(texts, tags=None):
+    """A phrase's regex is tried only where a text's word is one its matches can start
+    with: that must find exactly what running every phrase's regex over the text finds."""
     from generator.importers import tags as T
 
-    index = T._phrase_index(read_taxonomy(REAL_TAGS))
+    index = T._index(tags if tags is not None else read_taxonomy(REAL_TAGS))
     for text in texts:
-        normal = normalize_text(text)
-        for phrase in index:
-            matcher = T._matcher(phrase)
-            assert [m.span() for m in matcher.finditer(normal)] == \
-                [m.span() for m in matcher.pattern.finditer(normal)], (phrase, normal[:80])
+        for normal in (normalize_text(text), text):  # also text that was not normalised
+            expected = sorted((m.start(), m.end(), phrase) for phrase in index.owners
+                              for m in T._matcher(phrase).pattern.finditer(normal))
+            assert sorted(T._matches(normal, index)) == expected, normal[:80]
 
 
-def test_the_prefix_test_skips_no_phrase_of_the_seed_papers():
+def test_the_first_word_filter_misses_no_match_in_the_seed_papers():
     texts = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "content" / "papers").glob("*.md"))]
     assert len(texts) > 50
-    assert_prefix_test_is_exact(texts)
+    assert_first_word_filter_is_exact(texts)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.text(alphabet=st.sampled_from(list("abcdeghilmnoprstuy -")), min_size=1, max_size=80))
-def test_the_prefix_test_skips_no_phrase_of_random_text(text):
-    assert_prefix_test_is_exact([text])
+@given(st.text(alphabet=st.sampled_from(list("abcdeghilmnoprstuyAR -")), min_size=1, max_size=80))
+def test_the_first_word_filter_misses_no_match_in_random_text(text):
+    assert_first_word_filter_is_exact([text])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.text(alphabet=st.sampled_from(list("abeilrsy -")), min_size=1, max_size=12), min_size=1,
+                max_size=6),
+       st.text(alphabet=st.sampled_from(list("abeilrsy -")), min_size=1, max_size=60))
+def test_the_first_word_filter_with_random_phrases(phrases, text):
+    # Plurals (s, es, y -> ies), hyphens as a space or nothing, a phrase inside another.
+    assert_first_word_filter_is_exact([text, " ".join(phrases) + "s " + text], taxonomy(some=phrases))
+
+
+def test_the_phrase_index_is_built_once_per_taxonomy():
+    from generator.importers import tags as T
+
+    first = T._index(taxonomy(rl=["rl"]))
+    assert T._index(taxonomy(rl=["rl"])) is first  # an equal taxonomy: the same index
+    assert T._index(taxonomy(rl=["rl", "q-learning"])) is not first
+    assert suggest_tags("Q learning", "", taxonomy(rl=["rl", "q-learning"])) == ("rl",)
