@@ -48,12 +48,14 @@ MIN_ABSTRACT_SCORE = 3
 RELATIVE_CUTOFF = 0.3
 DEFAULT_FALLBACK_ID = "machine-learning"
 
-_BRITISH = re.compile(
-    r"(optim|minim|maxim|regular|normal|general|parameter|character|visual|real|recogn|organ|summar|"
-    r"categor|amort|standard|special|personal|initial|quant|central|local|synthes|emphas|util|random|"
-    r"stabil|discret|vector|linear|factor|custom|memor|penal|modern|harmon|symmetr|token|binar|polar|"
-    r"serial|neutral)is(e|es|ed|ing|er|ers|ation|ations)\b"
+# British "-ise" spellings: one of these stems, "is", one of the endings, the end of a word.
+_BRITISH_STEMS = tuple(
+    "optim minim maxim regular normal general parameter character visual real recogn organ summar categor "
+    "amort standard special personal initial quant central local synthes emphas util random stabil discret "
+    "vector linear factor custom memor penal modern harmon symmetr token binar polar serial neutral".split()
 )
+# Where "is" + an ending ends a word; a stem must end there too (``_americanize``).
+_BRITISH_IS = re.compile(r"is(?=(?:e|es|ed|ing|er|ers|ation|ations)\b)")
 _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 _URL = re.compile(r"(?:https?://|www\.)\S+")
 _NON_WORD = re.compile(r"[^a-z0-9]+")
@@ -72,8 +74,28 @@ def fold_words(text: str) -> str:
     text = unicodedata.normalize("NFKD", text)
     text = text.encode("ascii", "ignore").decode("ascii").lower()
     text = text.replace("'", "")  # "Arrow's" -> "arrows", "let's" -> "lets"
-    text = _BRITISH.sub(r"\1iz\2", text)  # optimise/optimisation -> optimize/optimization
+    text = _americanize(text)  # optimise/optimisation -> optimize/optimization
     return _NON_WORD.sub(" ", text).strip()
+
+
+def _americanize(text: str) -> str:
+    """``text`` with the "is" of each British "-ise" word (``_BRITISH_STEMS``) as "iz".
+
+    The same as one regex of all stems (``(optim|...)is(e|es|...)\\b`` -> ``\\1iz\\2``),
+    faster: it finds "is" + an ending (a literal start the regex engine jumps to) and then
+    looks for a stem before it, where a regex starting with 44 alternatives is tried at
+    nearly every character of a text (it was most of the time of ``fold_words``)."""
+    parts: list[str] = []
+    last = 0
+    for match in _BRITISH_IS.finditer(text):
+        if text.endswith(_BRITISH_STEMS, 0, match.start()):
+            parts.append(text[last:match.start()])
+            parts.append("iz")
+            last = match.end()
+    if not parts:
+        return text
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def _without_latex(text: str) -> str:

@@ -250,3 +250,31 @@ def test_the_phrase_index_is_built_once_per_taxonomy():
     assert T._index(taxonomy(rl=["rl"])) is first  # an equal taxonomy: the same index
     assert T._index(taxonomy(rl=["rl", "q-learning"])) is not first
     assert suggest_tags("Q learning", "", taxonomy(rl=["rl", "q-learning"])) == ("rl",)
+
+
+BRITISH_REGEX = (  # the one regex _americanize replaces
+    r"(optim|minim|maxim|regular|normal|general|parameter|character|visual|real|recogn|organ|summar|"
+    r"categor|amort|standard|special|personal|initial|quant|central|local|synthes|emphas|util|random|"
+    r"stabil|discret|vector|linear|factor|custom|memor|penal|modern|harmon|symmetr|token|binar|polar|"
+    r"serial|neutral)is(e|es|ed|ing|er|ers|ation|ations)\b"
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["optim", "real", "normal", "token", "is", "e", "es", "ed", "ing", "er", "ers",
+                                 "ation", "ations", "s", "a", "iz", " ", "-", "_", "1", "x", "ise", "sup", "erv"]),
+                max_size=14))
+def test_americanize_is_the_one_regex(pieces):
+    import re
+
+    from generator.importers import tags as T
+
+    text = "".join(pieces)
+    assert T._americanize(text) == re.sub(BRITISH_REGEX, r"\1iz\2", text)
+
+
+def test_americanize_examples():
+    from generator.importers import tags as T
+
+    assert T._americanize("optimised, reoptimisation and tokenisers; supervised, this is wise") == \
+        "optimized, reoptimization and tokenizers; supervised, this is wise"
