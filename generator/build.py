@@ -1,27 +1,32 @@
 """``build()``: the whole pipeline, top to bottom.
 
-First: is there anything to do? A build whose inputs (content, templates, static files,
-the generator, the base URL) have the fingerprint the output's manifest records, over an
-output nobody touched since, returns at once. Otherwise ``pipeline.generate``: read and
-validate content → catalog → derived data → citations → search index, exports (BibTeX,
-RIS, feeds, sitemap, papers.json) and pages, rendered by worker processes on a large
-site → write atomically. Nothing is written until the content has been read and checked
-in full; the output folder changes only once every file was written, and then only the
-files that changed.
+First: is there anything to do? A build whose inputs (content, the theme's templates and
+static files with the catalog's own overrides, the generator, the base URL) have the
+fingerprint the output's manifest records, over an output nobody touched since, returns at
+once. Otherwise ``pipeline.generate``: read and validate content → catalog → derived data →
+citations → search index, exports (BibTeX, RIS, feeds, sitemap, papers.json) and pages,
+rendered by worker processes on a large site → write atomically. Nothing is written until
+the content has been read and checked in full; the output folder changes only once every
+file was written, and then only the files that changed.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from .errors import OutputError
-from .options import LUNR_JS, BuildOptions, BuildReport, Sources, find_asset, theme_folder
-from .write.freshness import fingerprint
+from .options import LUNR_JS_OUTPUT, BuildOptions, BuildReport, Sources, Theme, theme_of
+from .write.freshness import VERSION_CONTROL, fingerprint
 from .write.manifest import MARKER, still_as_built
 from .write.writer import remove_stale_folders
 
-__all__ = ["build", "check_output_folder", "BuildOptions", "BuildReport", "MARKER"]
+__all__ = ["build", "check_output_folder", "theme_sources", "BuildOptions", "BuildReport", "MARKER"]
 
 def build(options: BuildOptions) -> BuildReport:
     report = BuildReport()
@@ -33,11 +38,9 @@ def build(options: BuildOptions) -> BuildReport:
         report.seconds[stage] = report.seconds.get(stage, 0.0) + now - clock
         clock = now
 
-    templates = theme_folder("templates", options.templates)
-    static = theme_folder("static", options.static)
-    lunr_js = find_asset(LUNR_JS)
+    theme = theme_of(options)
     check_output_folder(options.output, options.content)
-    inputs = fingerprint([options.content, templates, static, lunr_js], [options.base_url])
+    inputs = fingerprint([options.content, *theme.inputs], [options.base_url])
     if still_as_built(Path(options.output), inputs):
         remove_stale_folders(Path(options.output).resolve())
         report.up_to_date = True
@@ -48,8 +51,71 @@ def build(options: BuildOptions) -> BuildReport:
     # Imported here: a build with nothing to do needs none of the pipeline (0.3 s of imports).
     from .pipeline import generate
 
-    generate(options, Sources(templates, static, lunr_js), inputs, report, lap)
+    with theme_sources(theme) as sources:
+        generate(options, sources, inputs, report, lap)
     return report
+
+
+@contextmanager
+def theme_sources(theme: Theme) -> Iterator[Sources]:
+    """One templates folder and one static folder for the pipeline: the theme's own when the
+    catalog overrides nothing; else the layers merged file by file (the catalog's winning)
+    into a temporary folder, removed after the build. A catalog's ``static/vendor/lunr.min.js``
+    replaces the packaged lunr.js."""
+    if len(theme.templates) == 1 and len(theme.static) == 1:
+        yield Sources(theme.templates[0], theme.static[0], theme.lunr_js)
+        return
+    with tempfile.TemporaryDirectory(prefix="papershelf-theme-") as folder:
+        merged = Path(folder)
+        templates = merge_layers(theme.templates, merged / "templates", links_out=True)
+        static = merge_layers(theme.static, merged / "static", links_out=False)
+        lunr_js = theme.lunr_js
+        if (static / LUNR_JS_OUTPUT).is_file():  # the pipeline writes lunr.js there itself
+            lunr_js = merged / "lunr.min.js"
+            os.replace(static / LUNR_JS_OUTPUT, lunr_js)
+        yield Sources(templates, static, lunr_js)
+
+
+def merge_layers(layers: tuple[Path, ...], target: Path, *, links_out: bool) -> Path:
+    """Copy (hard-link where possible) every file of ``layers`` into ``target``, a file of an
+    earlier layer hiding the same path in later ones. Links are followed; ``links_out`` False
+    skips links that lead out of their layer (as the static copy into the site does)."""
+    target.mkdir(parents=True, exist_ok=True)
+    for layer in layers:
+        root = os.path.realpath(layer)
+        seen: set[str] = set()
+        for folder, dirs, files in os.walk(layer, followlinks=True):
+            real_folder = os.path.realpath(folder)
+            if real_folder in seen:  # a link back up the tree
+                dirs[:] = []
+                continue
+            seen.add(real_folder)
+            dirs[:] = sorted(d for d in dirs if d not in VERSION_CONTROL)
+            rel_folder = os.path.relpath(folder, layer)
+            for name in sorted(files):
+                source = os.path.realpath(os.path.join(folder, name))
+                if not os.path.isfile(source) or not (links_out or source.startswith(root + os.sep)):
+                    continue
+                _place(source, target / rel_folder / name)
+    return target
+
+
+def _place(source: str, dest: Path) -> None:
+    """``source`` at ``dest``, unless an earlier layer put something there (or a file where
+    ``dest`` needs a folder)."""
+    if os.path.lexists(dest):
+        return
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        return
+    try:
+        os.link(source, dest)
+    except OSError:  # another device, or no hard links here
+        try:
+            shutil.copyfile(source, dest)
+        except OSError as exc:
+            raise OutputError(f"cannot read the theme file {source}: {exc.strerror or exc}") from exc
 
 
 def check_output_folder(output: Path, content: Path) -> None:

@@ -1,9 +1,10 @@
 """``build --serve``: preview on 127.0.0.1 with live reload.
 
-Sources (content, templates, static) are polled by our own watcher, and a burst of
-saves is debounced into one rebuild, run off the server's event loop so the last good
-site keeps being served meanwhile. A failed rebuild prints the error and changes
-nothing. livereload only watches the marker file that every successful build
+Sources (content, the theme's templates and static files, and the catalog's own
+``templates/`` and ``static/`` overrides, even before they exist) are polled by our own
+watcher, and a burst of saves is debounced into one rebuild, run off the server's event
+loop so the last good site keeps being served meanwhile. A failed rebuild prints the error
+and changes nothing. livereload only watches the marker file that every successful build
 rewrites, so browsers reload exactly once per successful build.
 """
 
@@ -20,7 +21,7 @@ import click
 
 from .build import build
 from .errors import ContentError, OutputError
-from .options import BuildOptions, theme_folder
+from .options import BuildOptions, theme_of
 from .write.freshness import snapshot
 from .write.manifest import MARKER
 
@@ -112,9 +113,10 @@ def serve(options: BuildOptions, *, port: int, quiet: bool = False) -> None:
     if not ok and not had_site:
         sys.exit(1)  # nothing to serve: the error is printed above
 
-    roots = [Path(options.content), theme_folder("templates", options.templates),
-             theme_folder("static", options.static)]
-    rebuilder = Rebuilder(options, [r for r in roots if Path(r).exists()], quiet)
+    # Missing folders too (a missing one snapshots as one entry): creating the catalog's own
+    # templates/ or static/ is a change, which the next build picks up as an override.
+    roots = [Path(options.content), *theme_of(options).inputs]
+    rebuilder = Rebuilder(options, roots, quiet)
 
     server = Server()
     server.SFH = _site_file_handler()
