@@ -1,4 +1,4 @@
-"""The ``papershelf`` command line: build, check, import.
+"""The ``papershelf`` command line: new, build, check, import.
 
 Content problems and output problems are printed as messages with exit status 1;
 a traceback means a bug in Papershelf, never a problem with the content.
@@ -30,6 +30,25 @@ def _fail(message: str) -> None:
 @click.version_option(__version__, prog_name="papershelf")
 def main() -> None:
     """Papershelf: build a static site from a catalog of research papers."""
+
+
+@main.command("new")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Write into a folder that is not empty (files of the same names are replaced).")
+def new_command(folder: Path, force: bool) -> None:
+    """Start a catalog in FOLDER: content/ with an example paper, and deploy files.
+
+    Then `cd FOLDER` and `papershelf build --serve`.
+    """
+    from .write.scaffold import new_catalog
+
+    try:
+        written = new_catalog(folder, force=force)
+    except OutputError as exc:
+        _fail(str(exc))
+    click.echo(f"Wrote a new catalog in {folder} ({len(written)} files). Next:")
+    click.echo(f"  cd {click.format_filename(folder)}")
+    click.echo("  papershelf build --serve")
 
 
 @main.command()
