@@ -3,8 +3,9 @@
 #   make serve   build the site and serve it with live reload (PORT=8000)
 #   make test    run the test suite (PYTEST_ARGS="-k search -x" to narrow)
 #
-# Needs only Python >= 3.11 (with venv) and Node.js >= 20 with npm.
-# `setup` is idempotent: pip re-runs only when pyproject.toml changes,
+# Needs only Python >= 3.11 (with venv), and for the tests Node.js >= 20 with npm
+# (building and serving the site need no Node: lunr.js ships with Papershelf).
+# `setup` is idempotent: pip re-runs only when pyproject.toml or setup.py change,
 # `npm ci` only when package.json / package-lock.json change. The stamp
 # files live inside .venv/ and node_modules/, so deleting either directory
 # (or `make clean`) forces a fresh install.
@@ -48,7 +49,7 @@ $(VENV_PY):
 	  rm -rf $(VENV); \
 	  echo "error: '$(PYTHON) -m venv' failed (on Debian/Ubuntu: apt-get install python3-venv)" >&2; exit 1; }
 
-$(PIP_STAMP): pyproject.toml | $(VENV_PY)
+$(PIP_STAMP): pyproject.toml setup.py | $(VENV_PY)
 	@$(VENV_PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
 	  echo "error: $(VENV) uses Python < 3.11; run 'make clean' (or rm -rf $(VENV)) and retry" >&2; exit 1; }
 	$(VENV_PY) -m pip install --disable-pip-version-check -e '.[test]'
@@ -66,17 +67,17 @@ $(NPM_STAMP): package.json package-lock.json
 
 # --- Everyday targets -----------------------------------------------------
 
-build: setup
+build: $(PIP_STAMP)
 	$(VENV)/bin/papershelf build $(BUILD_ARGS)
 
-serve: setup
+serve: $(PIP_STAMP)
 	$(VENV)/bin/papershelf build --serve --port $(PORT) $(BUILD_ARGS)
 
 # Two pytest-xdist workers (the machines have 2 cores); PYTEST_ARGS="-n 0" runs in one process.
 test: setup
 	$(VENV_PY) -m pytest -n 2 $(PYTEST_ARGS)
 
-check: setup
+check: $(PIP_STAMP)
 	$(VENV)/bin/papershelf check
 
 clean:
