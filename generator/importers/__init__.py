@@ -1,2 +1,3 @@
-"""Beside the pipeline: importers that write content files (paper and venue Markdown) from
-seed text files and BibTeX, with tag suggestions from ``tags.toml``."""
+"""Importers: seed text files (``seeds``), and the record formats — BibTeX, CSL-JSON,
+OpenReview notes, arXiv feeds, ``papershelf add`` — whose readers share one core
+(``records``) for venues, links, tags, slugs, checks and atomic writes."""

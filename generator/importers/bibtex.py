@@ -144,7 +144,7 @@ def import_bibtex(
     Raises ``ContentError`` — before writing anything — when any input is refused.
     """
     problems = Problems()
-    report = RecordsReport(format=BIBTEX.name, files=len(files))
+    report = BIBTEX.new_report(len(files))
     if not files:
         problems.add("bibtex", "no BibTeX files given")
         problems.raise_if_any()

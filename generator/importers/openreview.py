@@ -470,7 +470,7 @@ def import_openreview(
     Raises ``ContentError`` — before writing anything — when any input is refused.
     """
     problems = Problems()
-    report = RecordsReport(format=OPENREVIEW.name, files=len(files))
+    report = OPENREVIEW.new_report(len(files))
     if not files:
         problems.add("openreview", "no OpenReview files given")
         problems.raise_if_any()

@@ -28,7 +28,7 @@ from typing import Sequence
 from urllib.parse import urlsplit
 
 from ..content import frontmatter, schema
-from ..content.loader import read_site_config, read_venues, title_key
+from ..content.loader import MAX_FILE_BYTES, read_site_config, read_venues, title_key
 from ..content.model import LINK_KINDS, PRESENTATIONS, Tag, Venue
 from ..content.taxonomy import read_taxonomy
 from ..errors import ContentError, Problem, Problems
@@ -65,6 +65,10 @@ class Format:
     noun: str = "entry"
     container: str = "booktitle or journal"  # what names the venue, in the format's terms
     container_field: str = "booktitle"
+
+    def new_report(self, files: int) -> "RecordsReport":
+        """An empty report of an import of ``files`` inputs in this format."""
+        return RecordsReport(format=self.name, noun=self.noun, files=files)
 
 
 @dataclass(frozen=True)
@@ -167,6 +171,7 @@ class RecordResult:
 @dataclass
 class RecordsReport(StatusCounts):
     format: str = "BibTeX"
+    noun: str = "entry"  # what the format calls a record: "Skipped 2 entries that are not papers"
     papers: list[RecordResult] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # records that are not papers, and why
     notes: list[str] = field(default_factory=list)
@@ -180,7 +185,8 @@ class RecordsReport(StatusCounts):
         lines.extend(self.changed_lines())
         if self.skipped:
             n = len(self.skipped)
-            lines.append(f"Skipped {n} entr{'ies that are not papers' if n != 1 else 'y that is not a paper'}:")
+            nouns = (self.noun[:-1] + "ies") if self.noun.endswith("y") else self.noun + "s"
+            lines.append(f"Skipped {n} {nouns + ' that are not papers' if n != 1 else self.noun + ' that is not a paper'}:")
             lines.extend(f"  - {s}" for s in self.skipped)
         lines.extend(self.notes)
         lines.extend(self.warning_lines())
@@ -333,6 +339,10 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
 def _validate(text: str, slug: str, where: str, problems: Problems) -> None:
     """The planned file must load: the same schema as the build."""
     label = f"papers/{slug}.md"
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        problems.add(where, f"would write a paper file of {len(text.encode('utf-8')):,} bytes; the build reads "
+                            f"at most {MAX_FILE_BYTES:,}")
+        return
     try:
         fm = frontmatter.parse(text, label)
     except frontmatter.FrontMatterError as exc:  # pragma: no cover - our own dump

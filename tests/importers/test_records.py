@@ -1,0 +1,77 @@
+"""The record core every non-seed importer shares (``generator.importers.records``): what it
+decides for a format's records, whatever the format."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.errors import ContentError
+from generator.importers.common import CREATED, UNCHANGED
+from generator.importers.records import Format, Record, import_records
+from generator.content.loader import MAX_FILE_BYTES
+from generator.errors import Problems
+
+from ..conftest import ContentDir
+
+NOTES = Format("Notes", noun="note", container="venue", container_field="venue")
+
+
+@pytest.fixture
+def content(tmp_path) -> ContentDir:
+    content = ContentDir(tmp_path / "content")
+    content.write("site.toml", 'title = "Imported"\nbase_url = "https://example.org/shelf/"\n')
+    return content
+
+
+def run(records, content, **kwargs):
+    return import_records(records, content.root, NOTES.new_report(1), Problems(), NOTES, **kwargs)
+
+
+def record(**fields) -> Record:
+    base = dict(file="in.json", line=3, key="n1", title="A Paper on Graphs", authors=["Ada Lovelace"],
+                abstract="We study graph neural networks.", container="TEST 2024", year=2024)
+    base.update(fields)
+    return Record(**base)
+
+
+def test_links_are_checked_sorted_and_never_point_into_the_own_site(content):
+    report = run([record(links=[
+        ("venue_page", "https://example.org/shelf/papers/x/", "url"),  # this catalog's own page
+        ("pdf", "ftp://example.com/x.pdf", "pdf"),
+        ("arxiv", "https://arxiv.org/abs/2305.18436", "eprint"),
+        ("arxiv", "https://arxiv.org/abs/9999.99999", "url"),
+        ("pdf", "https://arxiv.org/pdf/2305.18436", "pdf"),
+    ])], content)
+    text = (content.root / "papers" / f"{report.papers[0].slug}.md").read_text(encoding="utf-8")
+    assert "example.org/shelf" not in text
+    assert text.index("pdf: https://arxiv.org/pdf/2305.18436") < text.index("arxiv: https://arxiv.org/abs/2305.18436")
+    assert any("ftp://example.com/x.pdf" in w and "not an http(s) URL" in w for w in report.warnings)
+    assert any("9999.99999" in w and "already has a arxiv link" in w for w in report.warnings)
+
+
+def test_the_venue_comes_from_the_container_and_missing_ones_are_named_in_the_formats_terms(content):
+    report = run([record()], content)
+    assert report.papers[0].status == CREATED and report.venues_existing == ["test-2024"]
+    assert run([record()], content).papers[0].status == UNCHANGED
+    with pytest.raises(ContentError) as failure:
+        run([record(key="a", container=None), record(key="b", container="Somewhere", year=None, hint=" (x)")], content)
+    messages = [(p.file, p.line, p.field, p.message) for p in failure.value.problems]
+    assert ("in.json", 3, "venue", "note 'a' has no venue to take the venue from; pass --venue ID") in messages
+    assert ("in.json", 3, "year", "note 'b' has no year (x); add one or pass --venue ID") in messages
+
+
+def test_a_record_too_large_for_the_build_is_refused_and_nothing_is_written(content):
+    before = sorted(p.name for p in (content.root / "papers").iterdir())
+    with pytest.raises(ContentError) as failure:
+        run([record(key="ok", title="Fine"), record(key="big", abstract="word " * (MAX_FILE_BYTES // 5))], content)
+    assert any("the build reads at most" in p.message for p in failure.value.problems)
+    assert sorted(p.name for p in (content.root / "papers").iterdir()) == before
+
+
+def test_skipped_records_are_counted_in_the_formats_words():
+    report = NOTES.new_report(1)
+    report.skipped += ["#1 a: withdrawn", "#2 b: rejected"]
+    assert "Skipped 2 notes that are not papers:" in report.summary()
+    report.skipped = report.skipped[:1]
+    assert "Skipped 1 note that is not a paper:" in report.summary()
+    assert report.summary().startswith("Imported 0 papers from 1 Notes file:")
