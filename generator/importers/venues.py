@@ -17,6 +17,7 @@ from ..content.slugs import slugify
 from .common import KNOWN_VENUES, clean_line, venue_file_text
 
 _ORDINAL = re.compile(r"\b(\d+(st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b")
+_NOT_THE_MAIN_CONFERENCE = re.compile(r"\b(workshops?|findings|tracks?|tutorials?|symposium)\b", re.IGNORECASE)
 _PROCEEDINGS = re.compile(r"^(proceedings|proc)\.?\s+(of\s+)?(the\s+)?")
 
 
@@ -81,7 +82,8 @@ def choose_venue(container: str | None, year: int | None, location: str | None, 
     for vid, name, full_name, venue_year in candidates:
         if venue_year == year and norm in (_venue_norm(full_name, year), _venue_norm(name, year)):
             return vid
-    known = _known_venue(container)
+    # A workshop, track or Findings volume of a known conference is a venue of its own.
+    known = None if _NOT_THE_MAIN_CONFERENCE.search(container) else _known_venue(container)
     if known is not None:
         short, full, url_template = known
         vid = slugify(f"{short} {year}")

@@ -75,3 +75,14 @@ def test_skipped_records_are_counted_in_the_formats_words():
     report.skipped = report.skipped[:1]
     assert "Skipped 1 note that is not a paper:" in report.summary()
     assert report.summary().startswith("Imported 0 papers from 1 Notes file:")
+
+
+@pytest.mark.parametrize("container, venue", [
+    ("ICML 2024", "icml-2024"),
+    ("Proceedings of the 41st International Conference on Machine Learning", "icml-2024"),
+    ("ICML 2024 Workshop on Structured Probabilistic Inference", "icml-2024-workshop-on-structured-probabilistic-inference"),
+    ("Findings of the Association for Computational Linguistics: ACL 2024", "findings-of-the-association-for-computational-linguistics-acl-2024"),
+])
+def test_a_workshop_or_findings_volume_is_not_the_main_conference(content, container, venue):
+    report = run([record(container=container)], content)
+    assert (report.venues_created + report.venues_existing) == [venue]
