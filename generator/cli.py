@@ -40,7 +40,7 @@ def new_command(folder: Path, force: bool) -> None:
 
     Then `cd FOLDER` and `papershelf build --serve`.
     """
-    from .write.scaffold import new_catalog
+    from .scaffold import new_catalog
 
     try:
         written = new_catalog(folder, force=force)

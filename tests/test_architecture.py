@@ -25,7 +25,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("derive",),
     ("outputs",),
     ("write",),
-    ("importers",),
+    ("importers", "scaffold"),  # beside the pipeline: they write content files
     ("options",),
     ("pipeline", "build"),
     ("serve",),

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from generator.build import BuildOptions, build
 from generator.cli import main
 from generator.content.loader import load_catalog
-from generator.write import scaffold
+from generator import scaffold
 
 EXPECTED = {
     ".gitignore", ".github/workflows/pages.yml", "README.md", "netlify.toml", "requirements.txt",

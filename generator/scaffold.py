@@ -15,9 +15,9 @@ import os
 from importlib import metadata
 from pathlib import Path
 
-from ..errors import OutputError
+from .errors import OutputError
 
-STARTER = Path(__file__).resolve().parent.parent / "starter"
+STARTER = Path(__file__).resolve().parent / "starter"
 # Starter files are shipped as package data, which leaves out hidden names: renamed on writing.
 HIDDEN = {"gitignore": ".gitignore", "github": ".github"}
 
