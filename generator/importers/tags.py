@@ -34,6 +34,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import string
 import unicodedata
 from dataclasses import dataclass
 from typing import Mapping
@@ -58,7 +59,9 @@ _BRITISH_STEMS = tuple(
 _BRITISH_IS = re.compile(r"is(?=(?:e|es|ed|ing|er|ers|ation|ations)\b)")
 _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 _URL = re.compile(r"(?:https?://|www\.)\S+")
-_NON_WORD = re.compile(r"[^a-z0-9]+")
+# Every ASCII character that is not a letter or digit -> a space (``fold_words``).
+_ASCII_WORDS = str.maketrans({chr(i): chr(i) if chr(i) in string.ascii_lowercase + string.digits else " "
+                               for i in range(128)})
 
 
 def normalize_text(text: str) -> str:
@@ -75,7 +78,7 @@ def fold_words(text: str) -> str:
     text = text.encode("ascii", "ignore").decode("ascii").lower()
     text = text.replace("'", "")  # "Arrow's" -> "arrows", "let's" -> "lets"
     text = _americanize(text)  # optimise/optimisation -> optimize/optimization
-    return _NON_WORD.sub(" ", text).strip()
+    return " ".join(text.translate(_ASCII_WORDS).split())
 
 
 def _americanize(text: str) -> str:
@@ -127,17 +130,15 @@ def _phrase_variants(phrase: str) -> set[str]:
     return {fold_words(v) for v in variants} - {""}
 
 
-_WORD = re.compile(r"[a-z0-9]+")  # a match starts and ends at the edges of such runs
-
-
 @dataclass(frozen=True)
 class _Matcher:
     phrase: str
     pattern: re.Pattern[str]
-    # The words (runs of ``_WORD``) a match can start with: the first word of each spelling,
-    # plural endings included for a one-word spelling. Looking the words of a text up among
-    # these is far cheaper than running hundreds of phrase regexes over it.
-    first_words: frozenset[str]
+    # What a match's first word (a one-word spelling: the whole match) or first two words
+    # can be in a normalised text: a text's words are looked up among these, which is far
+    # cheaper than running hundreds of phrase regexes over it.
+    words: frozenset[str]  # one-word spellings, plural endings included
+    pairs: frozenset[str]  # "first second" words of the longer spellings, plural endings included
 
 
 @functools.lru_cache(maxsize=4096)
@@ -153,7 +154,9 @@ def _matcher(phrase: str) -> _Matcher:
             spellings.add(variant[:-1] + "ies")
     ordered = sorted(alternatives, key=lambda a: (-len(a), a))
     pattern = re.compile(r"(?<![a-z0-9])(?:" + "|".join(ordered) + r")(?![a-z0-9])")
-    return _Matcher(phrase, pattern, frozenset(s.split(" ")[0] for s in spellings))
+    words = frozenset(s for s in spellings if " " not in s)
+    pairs = frozenset(" ".join(s.split(" ")[:2]) for s in spellings if " " in s)
+    return _Matcher(phrase, pattern, words, pairs)
 
 
 @dataclass(frozen=True)
@@ -162,14 +165,25 @@ class _PhraseIndex:
 
     owners: dict[str, tuple[str, ...]]  # phrase -> ids of the tags listing it, taxonomy order
     matchers: dict[str, _Matcher]  # phrase -> its matcher
-    by_first_word: dict[str, tuple[str, ...]]  # word -> phrases a match can start with
+    by_word: dict[str, tuple[str, ...]]  # word -> phrases with a one-word spelling that is this word
+    by_pair: dict[str, tuple[str, ...]]  # "first second" -> phrases a longer spelling starts so
+    pair_starts: frozenset[str]  # the first words of by_pair's keys
     order: dict[str, int]  # tag id -> position in the taxonomy
+
+
+_last_index: tuple[tuple, _PhraseIndex | None] = ((), None)  # (tags' items, index) of the last taxonomy
 
 
 def _index(tags: Mapping[str, Tag]) -> _PhraseIndex:
     """The phrase index of ``tags``, cached by the tags' ids and phrases."""
-    key = tuple((tag_id, tuple(tag.phrases)) for tag_id, tag in tags.items())
-    return _index_of(key)
+    global _last_index
+    items = tuple(tags.items())
+    last_items, last = _last_index
+    if last is not None and items == last_items:  # the same Tag objects: compared by identity, fast
+        return last
+    index = _index_of(tuple((tag_id, tuple(tag.phrases)) for tag_id, tag in items))
+    _last_index = (items, index)
+    return index
 
 
 @functools.lru_cache(maxsize=16)
@@ -182,14 +196,19 @@ def _index_of(key: tuple[tuple[str, tuple[str, ...]], ...]) -> _PhraseIndex:
                 if tag_id not in tag_ids:
                     tag_ids.append(tag_id)
     matchers = {phrase: _matcher(phrase) for phrase in owners}
-    by_first_word: dict[str, list[str]] = {}
+    by_word: dict[str, list[str]] = {}
+    by_pair: dict[str, list[str]] = {}
     for phrase, matcher in matchers.items():
-        for word in sorted(matcher.first_words):
-            by_first_word.setdefault(word, []).append(phrase)
+        for word in sorted(matcher.words):
+            by_word.setdefault(word, []).append(phrase)
+        for pair in sorted(matcher.pairs):
+            by_pair.setdefault(pair, []).append(phrase)
     return _PhraseIndex(
         owners={phrase: tuple(tag_ids) for phrase, tag_ids in owners.items()},
         matchers=matchers,
-        by_first_word={word: tuple(phrases) for word, phrases in by_first_word.items()},
+        by_word={word: tuple(phrases) for word, phrases in by_word.items()},
+        by_pair={pair: tuple(phrases) for pair, phrases in by_pair.items()},
+        pair_starts=frozenset(pair.split(" ")[0] for pair in by_pair),
         order={tag_id: i for i, (tag_id, _) in enumerate(key)},
     )
 
@@ -200,13 +219,20 @@ def _phrase_index(tags: Mapping[str, Tag]) -> dict[str, tuple[str, ...]]:
 
 
 def _matches(text: str, index: _PhraseIndex) -> list[tuple[int, int, str]]:
-    """(start, end, phrase) of every match of every phrase in ``text``: exactly what each
-    phrase's ``pattern.finditer(text)`` finds, but the regex is only tried where a word of
-    the text is one a match of that phrase can start with."""
+    """(start, end, phrase) of every match of every phrase in normalised ``text`` (words of
+    ``[a-z0-9]`` separated by single spaces, as ``normalize_text`` writes it): exactly what
+    each phrase's ``pattern.finditer(text)`` finds, but a phrase's regex is only tried where
+    the text's word, or its two words, are what a match of that phrase starts with."""
     starts: dict[str, list[int]] = {}  # phrase -> where a match may start, ascending
-    for word in _WORD.finditer(text):
-        for phrase in index.by_first_word.get(word.group(), ()):
-            starts.setdefault(phrase, []).append(word.start())
+    words = text.split(" ")
+    position = 0
+    for i, word in enumerate(words):
+        for phrase in index.by_word.get(word, ()):
+            starts.setdefault(phrase, []).append(position)
+        if word in index.pair_starts and i + 1 < len(words):
+            for phrase in index.by_pair.get(f"{word} {words[i + 1]}", ()):
+                starts.setdefault(phrase, []).append(position)
+        position += len(word) + 1
     found: list[tuple[int, int, str]] = []
     for phrase, positions in starts.items():
         pattern = index.matchers[phrase].pattern

@@ -210,13 +210,14 @@ def test_seed_spot_checks():
 
 
 def assert_first_word_filter_is_exact(texts, tags=None):
-    """A phrase's regex is tried only where a text's word is one its matches can start
-    with: that must find exactly what running every phrase's regex over the text finds."""
+    """A phrase's regex is tried only where a text's word (or two words) is what its matches
+    can start with: that must find exactly what running every phrase's regex finds."""
     from generator.importers import tags as T
 
     index = T._index(tags if tags is not None else read_taxonomy(REAL_TAGS))
     for text in texts:
-        for normal in (normalize_text(text), text):  # also text that was not normalised
+        normal = normalize_text(text)
+        for normal in (normal, normal[: len(normal) // 2]):  # also cut (score_tags cuts long texts)
             expected = sorted((m.start(), m.end(), phrase) for phrase in index.owners
                               for m in T._matcher(phrase).pattern.finditer(normal))
             assert sorted(T._matches(normal, index)) == expected, normal[:80]
