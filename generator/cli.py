@@ -163,19 +163,52 @@ def import_seeds_command(files: tuple[Path, ...], metadata: Path | None, content
     click.echo(report.summary())
 
 
-@import_.command("bibtex")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--venue", default=None, metavar="ID",
-              help="Put every entry in this venue (an id from content/venues/); default: from each "
-                   "entry's booktitle or journal and year.")
+def _record_import(name: str, module: str, function: str, venue_from: str, summary: str) -> None:
+    """``papershelf import NAME FILE... [--venue ID] [--content DIR] [--force]`` for a record
+    format (``generator.importers.records``): the same options and output for every one."""
+
+    @import_.command(name, help=f"{summary}\n\nWithout --venue, each paper's venue comes from {venue_from}.")
+    @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+    @click.option("--venue", default=None, metavar="ID",
+                  help="Put every paper in this venue (an id from content/venues/).")
+    @CONTENT_OPTION
+    @click.option("--force", is_flag=True, help="Overwrite paper files that were edited since the last import.")
+    def command(files: tuple[Path, ...], venue: str | None, content: Path, force: bool) -> None:
+        from importlib import import_module
+
+        run = getattr(import_module(f".importers.{module}", __package__), function)
+        try:
+            report = run(list(files), content, venue=venue, force=force)
+        except ContentError as exc:
+            _fail(str(exc))
+        click.echo(report.summary())
+
+
+_record_import("bibtex", "bibtex", "import_bibtex", "its booktitle or journal and year",
+               "Import papers from BibTeX files: one paper file per entry.")
+_record_import("csl", "csl", "import_csl", "its container-title (or event-title) and issued year",
+               "Import papers from CSL-JSON files (Zotero's 'CSL JSON' export, Crossref, doi.org).")
+_record_import("openreview", "openreview", "import_openreview", "the note's venue and venueid",
+               "Import the accepted papers of OpenReview API responses (JSON notes, API v1 or v2); "
+               "rejected and withdrawn submissions are skipped.")
+_record_import("arxiv", "arxiv", "import_arxiv", "its journal reference, else arXiv and the year",
+               "Import papers from arXiv API responses (Atom XML from export.arxiv.org/api/query).")
+
+
+@main.command("add")
+@click.argument("ids", nargs=-1, required=True)
+@click.option("--venue", default=None, metavar="ID", help="Put every paper in this venue (an id from content/venues/).")
 @CONTENT_OPTION
 @click.option("--force", is_flag=True, help="Overwrite paper files that were edited since the last import.")
-def import_bibtex_command(files: tuple[Path, ...], venue: str | None, content: Path, force: bool) -> None:
-    """Import papers from BibTeX files: one paper file per entry."""
-    from .importers.bibtex import import_bibtex
+def add_command(ids: tuple[str, ...], venue: str | None, content: Path, force: bool) -> None:
+    """Fetch papers by arXiv id, DOI or OpenReview forum id/URL and add them to the catalog.
+
+    Needs the network (arXiv's API, Crossref, OpenReview); nothing is written if any fails.
+    """
+    from .importers.fetch import add_papers
 
     try:
-        report = import_bibtex(list(files), content, venue=venue, force=force)
+        report = add_papers(list(ids), content, venue=venue, force=force)
     except ContentError as exc:
         _fail(str(exc))
     click.echo(report.summary())

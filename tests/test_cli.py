@@ -136,6 +136,37 @@ def test_import_refuses_a_file_without_header(tmp_path):
     assert list((tmp_path / "content").iterdir()) == []
 
 
+IMPORTS = Path(__file__).parent / "importers" / "data"
+
+
+@pytest.mark.parametrize("command, source, label", [
+    ("bibtex", Path(__file__).parent / "fixtures" / "bibtex" / "wild.bib", "BibTeX"),
+    ("csl", IMPORTS / "csl" / "zotero.json", "CSL-JSON"),
+    ("openreview", IMPORTS / "openreview" / "iclr2024-submissions.json", "OpenReview"),
+    ("arxiv", IMPORTS / "arxiv" / "feed.xml", "arXiv"),
+])
+def test_each_import_format_writes_papers_that_build_and_a_rerun_changes_nothing(content, tmp_path, command, source,
+                                                                                label):
+    first = run("import", command, str(source), "--content", str(content.root))
+    assert first.exit_code == 0, first.output
+    assert f"from 1 {label} file: " in first.output and " created" in first.output
+    papers = snapshot(content.root)
+    second = run("import", command, str(source), "--content", str(content.root))
+    assert second.exit_code == 0 and " 0 created, 0 updated," in second.output, second.output
+    assert snapshot(content.root) == papers
+    built = run("build", "--content", str(content.root), "--output", str(tmp_path / "site"), "--quiet")
+    assert built.exit_code == 0, built.output
+
+
+def test_an_import_error_exits_1_with_the_file_named_and_writes_nothing(content, tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text('[{"id": "a", "title": "T", "type": "paper-conference",\n "issued": 2024}]', encoding="utf-8")
+    before = snapshot(content.root)
+    result = CliRunner().invoke(main, ["import", "csl", str(broken), "--content", str(content.root)])
+    assert result.exit_code == 1 and "broken.json" in result.output and "Traceback" not in result.output
+    assert snapshot(content.root) == before
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
