@@ -587,3 +587,54 @@ def test_any_metadata_gives_a_report_or_a_content_error(records):
             assert isinstance(fm.data["title"], str) and fm.data["title"].strip()
             assert all(isinstance(a, str) and a.strip() for a in fm.data["authors"])
             assert fm.data.get("presentation") in (None, "oral", "spotlight", "poster")
+
+
+# --------------------------------------------------------------------------- paper file text
+
+_CHARS = list("ab yYnNoO019 .-+:?#,[]{}&*!|>'\"%@`<=~/\\_") + ["é", "张", "\u0301", "\xa0", "\u2028", "\t", "\x85",
+                                                                    "\ufeff", "\U0001f600", "\n"]
+_words = st.text(st.sampled_from(_CHARS), max_size=12) | st.sampled_from(
+    ["yes", "No", "null", "~", "2024", "1e3", "0x1F", "2024-01-02", "<<", "=", "-", "---", "...", "a: b", "a:"])
+_long = st.lists(_words, min_size=1, max_size=40).map(" ".join)  # around the 100-character line width
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(title=_words | _long, authors=st.lists(_words | _long, max_size=5), venue=_words,
+       tags=st.lists(_words, max_size=4), abstract=_words | _long, presentation=st.none() | _words,
+       links=st.lists(st.tuples(st.sampled_from(["pdf", "venue_page", "on", "no", "x y", "Code"]), _words | _long),
+                      max_size=3),
+       provisional=st.booleans())
+def test_paper_file_text_is_one_dump_of_the_front_matter(title, authors, venue, tags, abstract, presentation,
+                                                        links, provisional):
+    # paper_file_text writes the YAML itself in simple cases and puts it together from
+    # pieces; it must be exactly one dump.
+    data = {"title": title, "authors": list(authors), "venue": venue, "tags": list(tags)}
+    if presentation:
+        data["presentation"] = presentation
+    if links:
+        data["links"] = dict(links)
+    if provisional:
+        data["provisional"] = True
+    assert paper_file_text(title=title, authors=authors, venue=venue, tags=tags, abstract=abstract,
+                           presentation=presentation, links=links, provisional=provisional) \
+        == frontmatter.dump(data, abstract)
+
+
+def test_paper_file_text_of_the_usual_titles_and_names():
+    for title in ["Attention Is All You Need", "BERT: Pre-training of Deep Bidirectional Transformers",
+                  "Don't Stop Pretraining", "On the Opportunities and Risks of Foundation Models",
+                  "Yes", "No Free Lunch", "#1 Ranked", "?-learning", "Q: a study", "3D Vision", "A" * 94 + " B",
+                  "Le modèle à l'échelle", "Learning to see … and — beyond"]:
+        for authors in ([], ["Ada Lovelace", "José García", "O'Neil", "张伟", "Jr., Sam", "yes"]):
+            data = {"title": title, "authors": authors, "venue": "v", "tags": ["t"]}
+            assert paper_file_text(title=title, authors=authors, venue="v", tags=["t"], abstract="x") \
+                == frontmatter.dump(data, "x")
+
+
+def test_paper_file_text_at_the_line_width():
+    # Lines longer than the YAML width are folded at a space: the emitter writes those.
+    for n in range(80, 102):
+        for text in ["a" * n + " b", "a " * (n // 2), "'" + "a" * n + " b", "Q: " + "a" * n, "a" * n]:
+            data = {"title": text, "authors": [text], "venue": "v", "tags": ["t"], "links": {"pdf": text}}
+            assert paper_file_text(title=text, authors=[text], venue="v", tags=["t"], abstract="x",
+                                   links=[("pdf", text)]) == frontmatter.dump(data, "x")
