@@ -42,6 +42,7 @@ from .seeds_read import TRAILING_STOPWORDS, PaperFacts, SeedFile, read_metadata,
 from .tags import suggest_tags
 
 _PROVISIONAL_WORDS = 10
+_NOT_WORDS = re.compile(r"[\W_]+")
 
 
 # --------------------------------------------------------------------------- report
@@ -217,7 +218,7 @@ def import_seeds(
             tags = suggest_tags(title or "", abstract, taxonomy)
             slug = paper_slug(shown_title, f"{seed.venue_name} paper {index}", used_slugs)
             used_slugs.add(slug)
-            title_key = (venue_id, " ".join(re.sub(r"[\W_]+", " ", shown_title.casefold()).split()))
+            title_key = (venue_id, " ".join(_NOT_WORDS.sub(" ", shown_title.casefold()).split()))
             if title_key in seen_titles:
                 warnings.append(f"{where}: abstract #{index} has the same title as {seen_titles[title_key]} "
                                 f"({shown_title!r}); the site build refuses two papers with one title — fix the "
@@ -244,7 +245,7 @@ def import_seeds(
     problems.raise_if_any()
 
     # 3. Compare with what is on disk; refuse targets that cannot be written.
-    existing_by_abstract = _existing_abstracts(papers_dir)
+    existing_by_abstract: dict[str, str] | None = None  # read when first needed: not when every file exists
     planned_slugs = {p.slug for p in planned}
     actions: list[tuple[Path, bytes]] = []
     results: list[PaperResult] = []
@@ -252,6 +253,8 @@ def import_seeds(
         slug = paper.slug
         target = papers_dir / f"{slug}.md"
         if not target.exists():
+            if existing_by_abstract is None:
+                existing_by_abstract = _existing_abstracts(papers_dir)
             other = existing_by_abstract.get(paper.abstract_key)
             if other and other != slug and other not in planned_slugs:
                 # The same abstract already lives under another name (renamed by hand?).

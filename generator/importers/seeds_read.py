@@ -46,6 +46,7 @@ URL_KEYS = {
 }
 
 _HEADER = re.compile(r"^(?P<name>.*?\S)\s+(?P<year>(?:19|20|21)\d\d)\s+papers$", re.IGNORECASE)
+_PAPERS = re.compile(r"papers", re.IGNORECASE)  # how a header ends (_HEADER)
 _MAX_HEADER_NAME = 60
 _MAX_HEADER_WORDS = 6
 TRAILING_STOPWORDS = frozenset(
@@ -155,6 +156,8 @@ def parse_seed(text: str, label: str, path: Path, problems: Problems) -> SeedFil
 def _parse_header(line: str) -> tuple[str, int] | None:
     """``"ICLR  2024 Papers"`` -> ``("ICLR", 2024)``; None when the line is not a header."""
     line = " ".join(line.split())
+    if not _PAPERS.fullmatch(line, len(line) - 6):  # most lines are abstracts: skip _HEADER's slow scan
+        return None
     match = _HEADER.match(line)
     if not match:
         return None
