@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Callable
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_core.linkify import linkify as _core_linkify
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.dollarmath.index import math_inline_dollar
 
 from .latex_text import latex_core_rule
 from .math_syntax import delimited_math_rule, math_env_rule, render_math_block, render_math_inline
@@ -29,6 +32,28 @@ def _email_linkify_rule(state: StateCore) -> None:
 
 
 _MAX_NESTING = 20  # markdown-it's guard against deep recursion (see parse_block)
+
+
+def _no_digits_around(rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline, bool], bool]:
+    """``rule`` (inline ``$…$`` math), refused when a digit touches the outside of either
+    dollar, so "costs 5$ or 6$" stays text; a ``$`` at the start has no character before it."""
+
+    def guarded(state: StateInline, silent: bool) -> bool:
+        start = state.pos
+        if start > 0 and state.src[start - 1].isdigit():
+            return False
+        if not rule(state, True):
+            return False
+        after = state.pos
+        state.pos = start
+        if after < len(state.src) and state.src[after].isdigit():
+            return False
+        if silent:
+            state.pos = after  # a silent match still moves past the formula
+            return True
+        return rule(state, False)
+
+    return guarded
 
 
 def _build_markdown() -> MarkdownIt:
@@ -53,6 +78,10 @@ def _build_markdown() -> MarkdownIt:
         allow_blank_lines=False,
         double_inline=True,
     )
+    # The plugin's own digit test reads the character before a "$" at the start of a
+    # paragraph as the paragraph's last one (index -1): "$K$-means in 2024" lost its
+    # formula. The same rule, with the digit tests done here.
+    md.inline.ruler.at("math_inline", _no_digits_around(math_inline_dollar(True, True, True)))
     md.core.ruler.at("linkify", _email_linkify_rule)
     md.inline.ruler.before("escape", "math_paren", delimited_math_rule("\\(", "\\)", "math_inline"))
     md.inline.ruler.before("escape", "math_bracket", delimited_math_rule("\\[", "\\]", "math_inline_double",

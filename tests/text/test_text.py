@@ -264,6 +264,19 @@ def test_currency_dollars_are_not_math():
     assert "<math" not in render_abstract("It costs $5 and $10 per run.")
 
 
+@pytest.mark.parametrize("source, formulas", [
+    ("$K$-means in 2024", 1),  # a paragraph that starts with "$" and ends with a digit
+    ("$K$-means and $O(n)$ time, 2024", 2),
+    ("costs 5$ or 6$", 0),
+    ("a $x$2 b", 0),
+    ("2$x$ b", 0),
+    ("$x$", 1),
+])
+def test_a_digit_outside_a_dollar_is_currency_wherever_the_formula_stands(source, formulas):
+    assert render_title(source).count("<math") == formulas
+    assert render_abstract(source).count("<math") == formulas
+
+
 def test_emph_and_bold():
     html = render_abstract(r"We propose \emph{mean-field Langevin averaged gradient} and \textbf{MFL-ABR}.")
     assert "<em>mean-field Langevin averaged gradient</em>" in html
