@@ -1,6 +1,7 @@
 """A real wheel (``pip install .``, not an editable install) holds every package of the
 generator, the default theme (templates, static files, lunr.js) and the starter catalog, and
-works with no checkout: in a fresh virtualenv, ``papershelf new``, ``build`` and
+works with no checkout: in a fresh virtualenv, ``papershelf new``, ``import`` (each format),
+``build`` and
 ``build --serve`` need nothing else (no Node either). Built from the checkout's files as an
 sdist first, then a wheel from that sdist, as ``python -m build`` does, so MANIFEST.in is
 checked too."""
@@ -160,8 +161,20 @@ def test_a_fresh_virtualenv_starts_builds_and_serves_a_catalog(tmp_path, wheel):
     run("new", "cat", cwd=work)
     catalog = work / "cat"
     assert (catalog / "content" / "site.toml").is_file() and (catalog / ".github" / "workflows" / "pages.yml").is_file()
+    # Fill it from each format curators have (the importers' recorded inputs).
+    imports = REPO / "tests" / "importers" / "data"
+    for command, source in (("bibtex", REPO / "tests" / "fixtures" / "bibtex" / "wild.bib"),
+                            ("csl", imports / "csl" / "zotero.json"),
+                            ("openreview", imports / "openreview" / "iclr2024-submissions.json"),
+                            ("arxiv", imports / "arxiv" / "feed.xml")):
+        assert " created" in run("import", command, str(source), cwd=catalog)
+    papers = sorted(p.stem for p in (catalog / "content" / "papers").glob("*.md"))
+    assert len(papers) > 10
     assert "Built " in run("build", cwd=catalog)
     site = catalog / "site"
+    assert all((site / "papers" / slug / "index.html").is_file() for slug in papers)
+    documents = json.loads((site / "search" / "docs.json").read_text(encoding="utf-8"))
+    assert sorted(documents) == papers  # every paper is in the search index
     assert (site / "index.html").is_file() and (site / "papers" / STARTER_PAPER / "index.html").is_file()
     assert (site / "search" / "meta.json").is_file() and list((site / "search").glob("index-*.json"))
     assert (site / "static" / "vendor" / "lunr.min.js").read_bytes() == LUNR_JS.read_bytes()
