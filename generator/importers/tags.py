@@ -37,6 +37,7 @@ import re
 import string
 import unicodedata
 from dataclasses import dataclass
+from itertools import accumulate, compress
 from typing import Mapping
 
 from ..content.model import Tag
@@ -168,6 +169,7 @@ class _PhraseIndex:
     by_word: dict[str, tuple[str, ...]]  # word -> phrases with a one-word spelling that is this word
     by_pair: dict[str, tuple[str, ...]]  # "first second" -> phrases a longer spelling starts so
     pair_starts: frozenset[str]  # the first words of by_pair's keys
+    start_words: frozenset[str]  # by_word's keys and pair_starts
     order: dict[str, int]  # tag id -> position in the taxonomy
 
 
@@ -209,6 +211,7 @@ def _index_of(key: tuple[tuple[str, tuple[str, ...]], ...]) -> _PhraseIndex:
         by_word={word: tuple(phrases) for word, phrases in by_word.items()},
         by_pair={pair: tuple(phrases) for pair, phrases in by_pair.items()},
         pair_starts=frozenset(pair.split(" ")[0] for pair in by_pair),
+        start_words=frozenset(by_word) | frozenset(pair.split(" ")[0] for pair in by_pair),
         order={tag_id: i for i, (tag_id, _) in enumerate(key)},
     )
 
@@ -225,14 +228,18 @@ def _matches(text: str, index: _PhraseIndex) -> list[tuple[int, int, str]]:
     the text's word, or its two words, are what a match of that phrase starts with."""
     starts: dict[str, list[int]] = {}  # phrase -> where a match may start, ascending
     words = text.split(" ")
-    position = 0
-    for i, word in enumerate(words):
+    # The few words that may start a match, found without a Python step per word.
+    candidates = list(compress(range(len(words)), map(index.start_words.__contains__, words)))
+    if not candidates:
+        return []
+    before = list(accumulate(map(len, words), initial=0))  # letters before each word
+    for i in candidates:
+        word, position = words[i], before[i] + i
         for phrase in index.by_word.get(word, ()):
             starts.setdefault(phrase, []).append(position)
         if word in index.pair_starts and i + 1 < len(words):
             for phrase in index.by_pair.get(f"{word} {words[i + 1]}", ()):
                 starts.setdefault(phrase, []).append(position)
-        position += len(word) + 1
     found: list[tuple[int, int, str]] = []
     for phrase, positions in starts.items():
         pattern = index.matchers[phrase].pattern
@@ -294,7 +301,7 @@ def score_tags(title: str, abstract: str, tags: Mapping[str, Tag]) -> dict[str, 
     title_hits = _phrase_hits(normalize_text(title[:MAX_MATCH_CHARS])[:MAX_MATCH_CHARS], index)
     abstract_hits = _phrase_hits(normalize_text(abstract[:MAX_MATCH_CHARS])[:MAX_MATCH_CHARS], index)
     scores: dict[str, TagScore] = {}
-    for tag_id in tags:
+    for tag_id in sorted(title_hits.keys() | abstract_hits.keys(), key=index.order.__getitem__):  # taxonomy order
         in_title = len(title_hits.get(tag_id, {}))
         score = TITLE_WEIGHT * in_title
         score += sum(min(count, ABSTRACT_CAP) for count in abstract_hits.get(tag_id, {}).values())
