@@ -203,7 +203,7 @@ _record_import("arxiv", "arxiv", "import_arxiv", "its journal reference, else ar
 def add_command(ids: tuple[str, ...], venue: str | None, content: Path, force: bool) -> None:
     """Fetch papers by arXiv id, DOI or OpenReview forum id/URL and add them to the catalog.
 
-    Needs the network (arXiv's API, Crossref, OpenReview); nothing is written if any fails.
+    Needs the network (arXiv's API, doi.org, OpenReview's API); nothing is written if any fails.
     """
     from .importers.fetch import add_papers
 

@@ -30,13 +30,14 @@ class Problem:
 class ContentError(Exception):
     """The content cannot be built; carries every problem found."""
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], *, where: str = "in the content"):
         self.problems = sorted(problems, key=lambda p: (p.file, p.line or 0, p.field or ""))
+        self.where = where  # the heading's "1 problem <where>:", e.g. "fetching the papers"
         super().__init__(self.report())
 
     def report(self) -> str:
         count = len(self.problems)
-        head = f"{count} problem{'s' if count != 1 else ''} in the content:"
+        head = f"{count} problem{'s' if count != 1 else ''} {self.where}:"
         return "\n".join([head, *(f"  {p}" for p in self.problems)])
 
 

@@ -194,7 +194,7 @@ class Fetcher:
 
     @staticmethod
     def _stop(message: str) -> ContentError:
-        return ContentError([Problem("papershelf add", None, None, message)])
+        return ContentError([Problem("papershelf add", None, None, message)], where="fetching the papers")
 
 
 def _text(answer: Answer) -> str | None:

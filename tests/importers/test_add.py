@@ -288,3 +288,19 @@ def test_the_default_opener_is_urlopen_with_the_timeout(empty, monkeypatch):
     with pytest.raises(ContentError, match="cannot reach doi.org: .*Name or service not known; papershelf add needs"):
         add_papers(["doi:10.1145/3580305.3599999"], empty.root, timeout=3.5)
     assert seen == [(DOI_URL, 3.5)]
+
+
+def test_the_cli_says_the_network_is_missing_not_the_content(empty, monkeypatch):
+    from click.testing import CliRunner
+
+    from generator.cli import main
+    from generator.importers import fetch
+
+    def offline(request, timeout=None):
+        raise URLError(socket.gaierror(-3, "Temporary failure in name resolution"))
+
+    monkeypatch.setattr(fetch, "urlopen", offline)
+    result = CliRunner().invoke(main, ["add", "arXiv:2305.18436", "--content", str(empty.root)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "1 problem fetching the papers:" in result.output
+    assert "cannot reach export.arxiv.org" in result.output and "needs the network" in result.output
