@@ -18,6 +18,7 @@ from .common import KNOWN_VENUES, clean_line, venue_file_text
 
 _ORDINAL = re.compile(r"\b(\d+(st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b")
 _NOT_THE_MAIN_CONFERENCE = re.compile(r"\b(workshops?|findings|tracks?|tutorials?|symposium)\b", re.IGNORECASE)
+_PREPRINT_SERVERS = frozenset({"arxiv", "biorxiv", "medrxiv", "chemrxiv", "psyarxiv", "ssrn", "techrxiv"})
 _PROCEEDINGS = re.compile(r"^(proceedings|proc)\.?\s+(of\s+)?(the\s+)?")
 
 
@@ -102,7 +103,8 @@ def choose_venue(container: str | None, year: int | None, location: str | None, 
                 n += 1
             vid = f"{vid[:75]}-{n}"
         url = None
-        description = f"Papers presented at {name}."
+        description = (f"Preprints posted on {container} in {year}." if container.casefold() in _PREPRINT_SERVERS
+                       else f"Papers presented at {name}.")
     if vid not in new_venues:
         location = clean_line(location) if location else None
         new_venues[vid] = PlannedVenue(vid, name, full_name, year,

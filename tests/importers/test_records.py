@@ -86,3 +86,10 @@ def test_skipped_records_are_counted_in_the_formats_words():
 def test_a_workshop_or_findings_volume_is_not_the_main_conference(content, container, venue):
     report = run([record(container=container)], content)
     assert (report.venues_created + report.venues_existing) == [venue]
+
+
+def test_a_preprint_server_venue_says_preprints(content):
+    report = run([record(container="arXiv", year=2023)], content)
+    assert report.venues_created == ["arxiv-2023"]
+    text = (content.root / "venues" / "arxiv-2023.md").read_text(encoding="utf-8")
+    assert "Preprints posted on arXiv in 2023." in text and "presented at" not in text
