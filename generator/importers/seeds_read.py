@@ -245,7 +245,7 @@ def read_metadata(
             warnings.append(f"{where}: no 'first_words' to check the match; ignored")
             continue
         expected = first_words.split()
-        actual = abstract.split()[: len(expected)]
+        actual = abstract.split(maxsplit=len(expected))[: len(expected)]  # the first words, not all of them
         if actual != expected:
             warnings.append(
                 f"{where}: first_words {' '.join(expected)!r} do not match abstract #{index} of {seed.label} "
