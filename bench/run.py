@@ -21,6 +21,18 @@ just read), as it is when someone rebuilds.
 
 Results accumulate in ``bench/results.json`` (one entry per size, replaced when that
 size is measured again) and ``bench/RESULTS.md`` is rewritten from all of them.
+
+**Import** (``--import-only``, or ``--import`` to add it to a full run): the seed importer
+(``generator.importers.seeds.import_seeds``) with the real taxonomy (``content/tags.toml``)
+on the seed-format files ``bench/synth.py`` writes (``write_seed_files``, cached in
+``bench/out/seeds-<n>-seed<seed>/``), in a subprocess: **fresh** into an empty content
+folder, then **unchanged** (the same import again into the filled folder: every file
+compared, nothing written)::
+
+    .venv/bin/python bench/run.py --import-only --papers 10000 --repeat 1
+
+Shown: wall time of the process, the seconds spent in ``import_seeds`` itself, ms per
+paper, CPU seconds; results under ``"import"`` in ``bench/results.json``.
 """
 
 from __future__ import annotations
@@ -395,6 +407,123 @@ def _count_dirs(folder: Path) -> int:
     return sum(1 for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else 0
 
 
+# --------------------------------------------------------------------------- import
+
+
+GOAL_IMPORT_S = 15.0  # importing 10,000 seed abstracts (issue: was ~147 s)
+
+# Run in the child: times ``import_seeds`` itself (imports excluded) and writes its counts.
+IMPORT_CHILD = """
+import json, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+started = time.perf_counter()
+from generator.importers.common import STATUSES
+from generator.importers.seeds import import_seeds
+imported = time.perf_counter()
+seeds, content = Path(sys.argv[2]), Path(sys.argv[3])
+report = import_seeds(sorted(seeds.glob("*.txt")), content, seeds / "metadata")
+done = time.perf_counter()
+Path(sys.argv[4]).write_text(json.dumps({
+    "import_seconds": imported - started, "seconds": done - imported, "papers": len(report.papers),
+    "warnings": len(report.warnings), "statuses": {s: report.count(s) for s in STATUSES}}))
+"""
+
+
+def cached_seeds(n: int, seed: int) -> Path:
+    """The seed-format files (``*.txt`` + ``metadata/``) of the synthetic catalog of size ``n``,
+    regenerated when synth.py or tags.toml changed."""
+    path = OUT / f"seeds-{n}-seed{seed}"
+    stamp = OUT / f"seeds-{n}-seed{seed}.stamp"
+    want = _digest([BENCH / "synth.py", synth.TAGS_TOML])
+    if path.is_dir() and stamp.is_file() and stamp.read_text() == want:
+        return path
+    print(f"  writing the seed files of {n} papers into {path} ...", flush=True)
+    OUT.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=OUT))
+    try:
+        synth.write_seed_files(n, seed, work)
+        shutil.rmtree(path, ignore_errors=True)
+        work.rename(path)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    stamp.write_text(want)
+    return path
+
+
+def seed_import(seeds: Path, content: Path, log: Path) -> Sample:
+    """``import_seeds`` of every seed file in ``seeds`` into ``content``, in a subprocess."""
+    report_file = Path(tempfile.mkstemp(prefix="papershelf-import-", suffix=".json")[1])
+    try:
+        sample = run_measured([sys.executable, "-c", IMPORT_CHILD, str(REPO), str(seeds), str(content),
+                               str(report_file)], log=log)
+        if sample.status != 0:
+            raise RuntimeError(f"the seed import failed (exit {sample.status}); see {log}")
+        sample.report = json.loads(report_file.read_text(encoding="utf-8"))
+    finally:
+        report_file.unlink(missing_ok=True)
+    return sample
+
+
+def measure_import(n: int, seed: int, repeat: int) -> dict:
+    """``repeat`` times: a fresh import into an empty content folder (``bench/out/import-<n>/``,
+    left in place afterwards), then the same import again (every paper unchanged)."""
+    print(f"== import {n} seed abstracts", flush=True)
+    seeds = cached_seeds(n, seed)
+    content = OUT / f"import-{n}"
+    log = OUT / f"log-import-{n}.txt"
+    log.write_text("")
+    result: dict = {"papers": n, "seed": seed, "repeat": repeat, "load_before": os.getloadavg()[0],
+                    "fresh": [], "unchanged": []}
+    for i in range(repeat):
+        shutil.rmtree(content, ignore_errors=True)
+        content.mkdir(parents=True)
+        shutil.copyfile(synth.TAGS_TOML, content / "tags.toml")
+        for kind in ("fresh", "unchanged"):
+            sample = seed_import(seeds, content, log)
+            want = "created" if kind == "fresh" else "unchanged"
+            if sample.report["statuses"].get(want) != n:
+                raise RuntimeError(f"{kind} import of {n} papers: {sample.report['statuses']} (expected {n} {want})")
+            result[kind].append(asdict(sample))
+            print(f"  {kind} import {i + 1}/{repeat}: {sample.wall:.2f}s wall, "
+                  f"{sample.report['seconds']:.2f}s in import_seeds ({1000 * sample.report['seconds'] / n:.2f} ms "
+                  f"a paper), {sample.cpu:.1f} CPU s, {sample.peak_mb:.0f} MiB", flush=True)
+    result["load_after"] = os.getloadavg()[0]
+    return result
+
+
+def render_import(results: dict) -> list[str]:
+    """The Markdown section of the import measurements (none when there are none)."""
+    entries = [results["import"][k] for k in sorted(results.get("import", {}), key=int)]
+    if not entries:
+        return []
+    lines = ["", "## Import seed abstracts", "",
+             "`import_seeds` with the real taxonomy (`content/tags.toml`) on the seed-format files of",
+             "`bench/synth.py`: *fresh* into an empty content folder, *unchanged* the same import again",
+             "(every file compared, nothing written). Median of the repeats; *in import_seeds* excludes",
+             f"Python start-up and imports. Goal: 10,000 seeds in ≤ {GOAL_IMPORT_S:.0f} s (before: ~147 s in the",
+             "issue; 91 s measured on this machine at commit c23295a, load average ~1).", "",
+             "| papers | fresh: wall | in import_seeds | ms / paper | CPU s | unchanged: wall | in import_seeds "
+             "| peak memory | load before / after | repeats | measured | code |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- |"]
+    for e in entries:
+        fresh, same = e["fresh"], e["unchanged"]
+        inner = _median([x["report"]["seconds"] for x in fresh])
+        lines.append(
+            f"| {e['papers']:,} | {_fmt(_median(_walls(fresh)), ' s')} | {_fmt(inner, ' s')} "
+            f"| {_fmt(1000 * inner / e['papers'])} | {_fmt(_median([x['cpu'] for x in fresh]), '', 1)} "
+            f"| {_fmt(_median(_walls(same)), ' s')} | {_fmt(_median([x['report']['seconds'] for x in same]), ' s')} "
+            f"| {max(x['peak_mb'] for x in fresh + same):.0f} MiB "
+            f"| {e.get('load_before', float('nan')):.1f} / {e.get('load_after', float('nan')):.1f} "
+            f"| {e['repeat']} | {e.get('date', '–')} | {e.get('machine', {}).get('commit', '–')} |")
+    goal = results["import"].get(str(GOAL_SIZE))
+    if goal:
+        fresh = _median(_walls(goal["fresh"]))
+        lines += ["", f"Goal, {GOAL_SIZE:,} seeds imported into an empty folder in ≤ {GOAL_IMPORT_S:.0f} s: "
+                      f"{fresh:.1f} s, {'met' if fresh <= GOAL_IMPORT_S else 'not met'}."]
+    return lines
+
+
 # --------------------------------------------------------------------------- machine
 
 
@@ -483,7 +612,7 @@ def _mb(n: int | None) -> str:
 
 
 def render_markdown(results: dict) -> str:
-    entries = [results["sizes"][k] for k in sorted(results["sizes"], key=int)]
+    entries = [results["sizes"][k] for k in sorted(results.get("sizes", {}), key=int)]
     lines = [
         "# Benchmark results",
         "",
@@ -519,7 +648,7 @@ def render_markdown(results: dict) -> str:
             f"| {e['repeat']} (rebuilds {e.get('rebuild_repeat', e['repeat'])}) |"
         )
     lines += ["", "## Goals (issue 6)", "", "| goal | target | measured | met? |", "| --- | --- | --- | --- |"]
-    goal = results["sizes"].get(str(GOAL_SIZE))
+    goal = results.get("sizes", {}).get(str(GOAL_SIZE))
     if goal:
         s = summarise(goal)
         rows = [
@@ -533,7 +662,7 @@ def render_markdown(results: dict) -> str:
             ("one paper edited", f"≤ {GOAL_EDIT_S} s", _fmt(s["edit"], " s"),
              s["edit"] is not None and s["edit"] <= GOAL_EDIT_S),
         ]
-        big = results["sizes"].get(str(GOAL_SIZE * 5))
+        big = results.get("sizes", {}).get(str(GOAL_SIZE * 5))
         if big:
             growth = summarise(big)["cold"] / s["cold"]
             rows.append(("linear growth: 50,000 / 10,000 cold", f"≤ {GOAL_LINEAR}", _fmt(growth, "×", 1),
@@ -607,12 +736,14 @@ def render_markdown(results: dict) -> str:
         lines += ["", f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gb']} GB RAM; {m['os']}; "
                       f"Python {m['python']}; {m['hugo']}; "
                       + ", ".join(f"{k} {v}" for k, v in m["packages"].items()) + "."]
+    lines += render_import(results)
     lines += ["", "## How to run", "",
               "```sh",
               "make setup                                   # venv + npm; Hugo: apt-get install hugo",
               ".venv/bin/python bench/run.py --papers 1000,10000 --repeat 3",
               ".venv/bin/python bench/run.py --papers 50000 --repeat 1   # slow: adds the 50k row",
               ".venv/bin/python bench/synth.py 10000 /tmp/cat10k          # just a catalog",
+              ".venv/bin/python bench/run.py --import-only --papers 10000 --repeat 1   # just the seed import",
               "```", "",
               "Catalogs and Hugo sites are cached in `bench/out/` (git-ignored) and regenerated when",
               "`bench/synth.py`, `content/tags.toml` or the Hugo theme change. Build logs:",
@@ -635,6 +766,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, default=RESULTS_MD, help="Markdown report to rewrite")
     parser.add_argument("--report-only", action="store_true",
                         help="measure nothing: rewrite the Markdown report from the results file")
+    parser.add_argument("--import", dest="with_import", action="store_true",
+                        help="also time the seed import (fresh and unchanged) of each size")
+    parser.add_argument("--import-only", action="store_true",
+                        help="time only the seed import of each size (no builds, no Hugo)")
     args = parser.parse_args(argv)
     if args.report_only:
         results = json.loads(args.results.read_text(encoding="utf-8"))
@@ -647,7 +782,7 @@ def main(argv: list[str] | None = None) -> int:
     builds = tuple(b.strip() for b in args.builds.split(",") if b.strip())
     if "cold" not in builds or set(builds) - {"cold", "nochange", "edit"}:
         parser.error("--builds: 'cold' plus any of 'nochange', 'edit'")
-    use_hugo = not args.no_hugo
+    use_hugo = not args.no_hugo and not args.import_only
     if use_hugo and not Path(HUGO).exists():
         print("hugo not found (apt-get install hugo); running without the Hugo comparison", file=sys.stderr)
         use_hugo = False
@@ -655,12 +790,18 @@ def main(argv: list[str] | None = None) -> int:
     results = json.loads(args.results.read_text(encoding="utf-8")) if args.results.is_file() else {"sizes": {}}
     command = "python bench/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
     info = machine()
-    for n in sizes:
+    for n in sizes if args.import_only or args.with_import else []:
+        entry = measure_import(n, args.seed, args.repeat)
+        entry.update(date=datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), command=command.strip(), machine=info)
+        results.setdefault("import", {})[str(n)] = entry
+        args.results.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        args.markdown.write_text(render_markdown(results), encoding="utf-8")
+    for n in [] if args.import_only else sizes:
         entry = measure_size(n, args.seed, args.repeat, use_hugo, builds, args.rebuild_repeat)
         entry["date"] = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
         entry["command"] = command.strip()
         entry["machine"] = info
-        results["sizes"][str(n)] = entry
+        results.setdefault("sizes", {})[str(n)] = entry
         args.results.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         args.markdown.write_text(render_markdown(results), encoding="utf-8")
         s = summarise(entry)
