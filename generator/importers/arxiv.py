@@ -54,11 +54,11 @@ from xml.parsers import expat
 
 from ..errors import Problems
 from ..text.latex import bib_text_to_content
-from .common import KNOWN_VENUES, Unreadable, clean_line, read_limited
-from .records import Format, Record, RecordsReport, arxiv_url, doi_url, import_records
+from .common import KNOWN_VENUES, clean_line
+from .records import Format, Record, RecordsReport, arxiv_url, doi_url, import_files, read_input
 
 ARXIV = Format("arXiv", noun="entry", container="arxiv:journal_ref or published date",
-               container_field="arxiv:journal_ref")
+               container_field="arxiv:journal_ref", command="arxiv", inputs="arXiv feed")
 ATOM_NS = "http://www.w3.org/2005/Atom"
 ARXIV_NS = "http://arxiv.org/schemas/atom"
 PREPRINT_VENUE = "arXiv"  # the container of a paper with no journal_ref and no accepting comment
@@ -339,21 +339,9 @@ def import_arxiv(files: Sequence[Path], content_dir: Path, *, venue: str | None 
 
     Raises ``ContentError`` — before writing anything — when any input is refused.
     """
-    problems = Problems()
-    report = RecordsReport(format=ARXIV.name, files=len(files))
-    if not files:
-        problems.add("arxiv", "no arXiv feed files given")
-        problems.raise_if_any()
-    records: list[Record] = []
-    for path in files:
-        label = str(path)
-        try:
-            raw = read_limited(Path(path), MAX_FEED_BYTES)
-        except FileNotFoundError:
-            problems.add(label, "arXiv feed file not found")
-            continue
-        except Unreadable as exc:
-            problems.add(label, str(exc))
-            continue
-        records.extend(records_from_atom(raw, label, problems, report.warnings))
-    return import_records(records, content_dir, report, problems, ARXIV, venue=venue, force=force)
+    return import_files(files, content_dir, ARXIV, _file_records, venue=venue, force=force)
+
+
+def _file_records(path: Path, problems: Problems, report: RecordsReport) -> list[Record]:
+    raw = read_input(path, problems, ARXIV, MAX_FEED_BYTES)
+    return [] if raw is None else records_from_atom(raw, str(path), problems, report.warnings)

@@ -53,11 +53,13 @@ from typing import Any, Sequence
 
 from ..content.model import PRESENTATIONS
 from ..errors import Problems
-from .common import Unreadable, clean_line, read_limited
+from .common import clean_line
 from .markup import clean_text, decode_entities, rich_text_to_content
-from .records import ARXIV_ID, Format, Record, RecordsReport, arxiv_url, classify_url, doi_url, import_records
+from .records import (ARXIV_ID, Format, Record, RecordsReport, arxiv_url, classify_url, doi_url, import_files,
+                      read_input_text)
 
-CSL = Format("CSL-JSON", noun="item", container="container-title or event-title", container_field="container-title")
+CSL = Format("CSL-JSON", noun="item", container="container-title or event-title", container_field="container-title",
+             command="csl", inputs="CSL-JSON")
 PAPER_TYPES = frozenset({
     "article", "article-journal", "article-magazine", "paper-conference", "chapter", "report", "thesis",
     "manuscript", "speech", "review", "review-book", "document", "entry",
@@ -104,40 +106,22 @@ def import_csl(files: Sequence[Path], content_dir: Path, *, venue: str | None = 
 
     Raises ``ContentError`` — before writing anything — when any input is refused.
     """
-    problems = Problems()
-    report = CSL.new_report(len(files))
-    if not files:
-        problems.add("csl", "no CSL-JSON files given")
-        problems.raise_if_any()
-    records: list[Record] = []
-    for path in files:
-        loaded = read_csl(Path(path), problems)
-        if loaded is not None:
-            data, lines = loaded
-            records.extend(records_from_csl(data, str(path), problems, report.warnings, lines=lines,
-                                            skipped=report.skipped))
-    return import_records(records, content_dir, report, problems, CSL, venue=venue, force=force)
+    return import_files(files, content_dir, CSL, _file_records, venue=venue, force=force)
+
+
+def _file_records(path: Path, problems: Problems, report: RecordsReport) -> list[Record]:
+    loaded = read_csl(path, problems)
+    if loaded is None:
+        return []
+    data, lines = loaded
+    return records_from_csl(data, str(path), problems, report.warnings, lines=lines, skipped=report.skipped)
 
 
 def read_csl(path: Path, problems: Problems) -> tuple[object, list[int]] | None:
     """The parsed JSON of ``path`` and the line where each item starts (one line for an object);
     None, with the problem added, when the file cannot be read or is not JSON."""
-    label = str(path)
-    try:
-        raw = read_limited(path)
-    except FileNotFoundError:
-        problems.add(label, "CSL-JSON file not found")
-        return None
-    except Unreadable as exc:
-        problems.add(label, str(exc))
-        return None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        problems.add(label, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8", line=line)
-        return None
-    return parse_csl_json(text, label, problems)
+    text = read_input_text(path, problems, CSL)
+    return None if text is None else parse_csl_json(text, str(path), problems)
 
 
 def parse_csl_json(text: str, label: str, problems: Problems) -> tuple[object, list[int]] | None:

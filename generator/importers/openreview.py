@@ -73,10 +73,11 @@ from typing import Any, Sequence
 from ..content.loader import MAX_FILE_BYTES
 from ..content.schema import describe_char, find_forbidden_in_file
 from ..errors import Problems
-from .common import Unreadable, clean_line, read_limited
-from .records import Format, Record, RecordsReport, classify_url, import_records
+from .common import clean_line
+from .records import Format, Record, RecordsReport, classify_url, import_files, read_input_text
 
-OPENREVIEW = Format("OpenReview", noun="note", container="venue", container_field="venue")
+OPENREVIEW = Format("OpenReview", noun="note", container="venue", container_field="venue", command="openreview",
+                    inputs="OpenReview")
 SITE = "https://openreview.net"
 
 MAX_TITLE = 1_000  # characters; real titles are under 250
@@ -423,25 +424,8 @@ def records_from_notes(data: object, file: str, problems: Problems, warnings: li
 def read_notes_file(path: Path, problems: Problems) -> tuple[object, str] | None:
     """The parsed JSON of ``path`` and its text; None, with the problem added, when it cannot be read."""
     label = str(path)
-    try:
-        raw = read_limited(path)
-    except FileNotFoundError:
-        problems.add(label, "OpenReview file not found")
-        return None
-    except Unreadable as exc:
-        problems.add(label, str(exc))
-        return None
-    except OSError as exc:
-        problems.add(label, f"cannot read the file: {exc.strerror or exc}")
-        return None
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        problems.add(label, "is UTF-16 text, not UTF-8; save the file as UTF-8")
-        return None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        problems.add(label, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8",
-                     line=raw[: exc.start].count(b"\n") + 1)
+    text = read_input_text(path, problems, OPENREVIEW)
+    if text is None:
         return None
     if not text.strip():
         problems.add(label, "the file is empty; expected the JSON of OpenReview notes")
@@ -469,16 +453,12 @@ def import_openreview(
 
     Raises ``ContentError`` — before writing anything — when any input is refused.
     """
-    problems = Problems()
-    report = OPENREVIEW.new_report(len(files))
-    if not files:
-        problems.add("openreview", "no OpenReview files given")
-        problems.raise_if_any()
-    records: list[Record] = []
-    for path in files:
-        loaded = read_notes_file(Path(path), problems)
-        if loaded is not None:
-            data, text = loaded
-            records.extend(records_from_notes(data, str(path), problems, report.warnings, skipped=report.skipped,
-                                              text=text))
-    return import_records(records, content_dir, report, problems, OPENREVIEW, venue=venue, force=force)
+    return import_files(files, content_dir, OPENREVIEW, _file_records, venue=venue, force=force)
+
+
+def _file_records(path: Path, problems: Problems, report: RecordsReport) -> list[Record]:
+    loaded = read_notes_file(path, problems)
+    if loaded is None:
+        return []
+    data, text = loaded
+    return records_from_notes(data, str(path), problems, report.warnings, skipped=report.skipped, text=text)

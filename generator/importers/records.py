@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 from urllib.parse import urlsplit
 
 from ..content import frontmatter, schema
@@ -35,15 +35,18 @@ from ..errors import ContentError, Problem, Problems
 from ..text import plain_text
 from .common import (
     CREATED,
+    MAX_INPUT_BYTES,
     KEPT_EDITED,
     UPDATED,
     StatusCounts,
+    Unreadable,
     add_author,
     check_status,
     clean_line,
     paper_file_text,
     paper_files,
     paper_slug,
+    read_limited,
     write_planned,
 )
 from .tags import suggest_tags
@@ -65,6 +68,8 @@ class Format:
     noun: str = "entry"
     container: str = "booktitle or journal"  # what names the venue, in the format's terms
     container_field: str = "booktitle"
+    command: str = "bibtex"  # papershelf import <command>
+    inputs: str = "BibTeX"  # what its input files are called: "no BibTeX files given"
 
     def new_report(self, files: int) -> "RecordsReport":
         """An empty report of an import of ``files`` inputs in this format."""
@@ -242,6 +247,58 @@ def read_catalog(content_dir: Path, venue: str | None, problems: Problems) -> Ca
             own_site = config.base_url
     problems.extend(catalog_problems.items)
     return None if catalog_problems else Catalog(taxonomy, venues, own_site, notes)
+
+
+def read_input(path: Path, problems: Problems, form: Format, limit: int = MAX_INPUT_BYTES) -> bytes | None:
+    """The bytes of an input file; None, with the problem added, when it is missing, not a
+    regular file or too large."""
+    label = str(path)
+    try:
+        return read_limited(path, limit)
+    except FileNotFoundError:
+        problems.add(label, f"{form.inputs} file not found")
+    except Unreadable as exc:
+        problems.add(label, str(exc))
+    except OSError as exc:
+        problems.add(label, f"cannot read the file: {exc.strerror or exc}")
+    return None
+
+
+def read_input_text(path: Path, problems: Problems, form: Format, limit: int = MAX_INPUT_BYTES) -> str | None:
+    """The text (UTF-8) of an input file; None, with the problem added, when ``read_input``
+    fails or the bytes are UTF-16 or not UTF-8."""
+    label = str(path)
+    raw = read_input(path, problems, form, limit)
+    if raw is None:
+        return None
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        problems.add(label, "is UTF-16 text, not UTF-8; save the file as UTF-8")
+        return None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        problems.add(label, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8",
+                     line=raw[: exc.start].count(b"\n") + 1)
+        return None
+
+
+def import_files(files: Sequence[Path], content_dir: Path, form: Format,
+                 read: Callable[[Path, Problems, RecordsReport], list[Record]], *, venue: str | None = None,
+                 force: bool = False) -> RecordsReport:
+    """``papershelf import <format> FILES``: ``read`` makes each file's records (adding its
+    problems, and its warnings and skipped records to the report), then ``import_records``.
+
+    Raises ``ContentError`` — before writing anything — when any input is refused.
+    """
+    problems = Problems()
+    report = form.new_report(len(files))
+    if not files:
+        problems.add(form.command, f"no {form.inputs} files given")
+        problems.raise_if_any()
+    records: list[Record] = []
+    for path in files:
+        records.extend(read(Path(path), problems, report))
+    return import_records(records, content_dir, report, problems, form, venue=venue, force=force)
 
 
 def import_records(records: Sequence[Record], content_dir: Path, report: RecordsReport, problems: Problems,
