@@ -20,7 +20,7 @@ from generator.importers import fetch
 from generator.importers.common import CREATED, UNCHANGED
 from generator.importers.fetch import ARXIV, DOI, OPENREVIEW, PaperId, add_papers, parse_paper_id
 
-from ..conftest import ContentDir
+from .conftest import tree
 
 DATA = Path(__file__).parent / "data" / "add"
 ARXIV_BOTH = "https://export.arxiv.org/api/query?id_list=2305.18436,hep-th/0601001&max_results=2"
@@ -65,19 +65,10 @@ def failing(error: BaseException):
     return opener
 
 
-def tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
 
 def front(path: Path) -> dict:
     return yaml.safe_load(path.read_text(encoding="utf-8").split("---\n", 2)[1])
 
-
-@pytest.fixture
-def empty(tmp_path) -> ContentDir:
-    content = ContentDir(tmp_path / "content")
-    (content.root / "venues" / "test-2024.md").unlink()
-    return content
 
 
 # --------------------------------------------------------------------------- IDs

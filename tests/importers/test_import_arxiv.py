@@ -6,7 +6,6 @@ import time
 from pathlib import Path
 
 import pytest
-import yaml
 
 from generator.content.loader import load_catalog
 from generator.errors import ContentError, Problems
@@ -14,27 +13,13 @@ from generator.importers.arxiv import (ARXIV_NS, ATOM_NS, XmlRefused, comment_ve
                                        parse_xml, records_from_atom)
 from generator.importers.common import CREATED, KEPT_EDITED, UNCHANGED
 
-from ..conftest import ContentDir
+from .conftest import read, tree
 
 DATA = Path(__file__).parent / "data" / "arxiv"
 FEED = DATA / "feed.xml"
 
 
-def read(path: Path) -> tuple[dict, str]:
-    _, head, body = path.read_text(encoding="utf-8").split("---\n", 2)
-    return yaml.safe_load(head), body.strip()
 
-
-def tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
-@pytest.fixture
-def empty(tmp_path) -> ContentDir:
-    """A content folder with the test taxonomy and no venues or papers."""
-    content = ContentDir(tmp_path / "content")
-    (content.root / "venues" / "test-2024.md").unlink()
-    return content
 
 
 def feed(*entries: str) -> str:

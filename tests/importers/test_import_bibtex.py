@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 from click.testing import CliRunner
 
 from generator.build import BuildOptions, build
@@ -21,28 +20,14 @@ from generator.content.loader import load_catalog
 from generator.text import plain_text
 from generator.text.latex import bib_text_to_content, decode_url
 
+from .conftest import read, tree
 from ..conftest import REPO, ContentDir
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "bibtex"
 WILD = FIXTURES / "wild.bib"
 
 
-def read(path: Path) -> tuple[dict, str]:
-    _, head, body = path.read_text(encoding="utf-8").split("---\n", 2)
-    return yaml.safe_load(head), body.strip()
 
-
-def tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
-@pytest.fixture
-def empty(tmp_path) -> ContentDir:
-    """A content folder with the test taxonomy and no venues or papers."""
-    content = ContentDir(tmp_path / "content")
-    (content.root / "venues" / "test-2024.md").unlink()
-    content.write("site.toml", 'title = "Imported"\nbase_url = "https://example.org/shelf/"\n')
-    return content
 
 
 # --------------------------------------------------------------------------- reading entries

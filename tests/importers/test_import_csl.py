@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +21,7 @@ from generator.importers.csl import CSL, MAX_ABSTRACT, MAX_TEXT, import_csl, par
 from generator.importers.markup import plain_to_content, rich_text_to_content
 from generator.text import plain_text, render_abstract, render_title
 
-from ..conftest import ContentDir
+from .conftest import read, tree
 
 DATA = Path(__file__).parent / "data" / "csl"
 ZOTERO = DATA / "zotero.json"
@@ -30,13 +29,6 @@ CROSSREF = DATA / "crossref.json"
 ZOTERO_ITEM = "http://zotero.org/users/local/kR2xQp7v/items/{}"
 
 
-def read(path: Path) -> tuple[dict, str]:
-    _, head, body = path.read_text(encoding="utf-8").split("---\n", 2)
-    return yaml.safe_load(head), body.strip()
-
-
-def tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def write_json(tmp_path: Path, items: list, name: str = "items.json") -> Path:
@@ -53,14 +45,6 @@ def item(**fields) -> dict:
     base.update(fields)
     return {k: v for k, v in base.items() if v is not ...}
 
-
-@pytest.fixture
-def empty(tmp_path) -> ContentDir:
-    """A content folder with the test taxonomy and no venues or papers."""
-    content = ContentDir(tmp_path / "content")
-    (content.root / "venues" / "test-2024.md").unlink()
-    content.write("site.toml", 'title = "Imported"\nbase_url = "https://example.org/shelf/"\n')
-    return content
 
 
 def refused(files: list[Path], root: Path, **options) -> list[str]:

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
 
 from generator.build import BuildOptions, build
 from generator.content.loader import load_catalog
@@ -20,7 +19,7 @@ from generator.importers.openreview import (
     records_from_notes,
 )
 
-from ..conftest import ContentDir
+from .conftest import read, tree
 
 DATA = Path(__file__).parent / "data" / "openreview"
 ICLR2024 = DATA / "iclr2024-submissions.json"  # API v2: ?invitation=ICLR.cc/2024/Conference/-/Submission
@@ -30,13 +29,6 @@ TMLR = DATA / "tmlr-note.json"  # one note on its own
 ALL = [ICLR2024, ICLR2023, FORUM, TMLR]
 
 
-def read(path: Path) -> tuple[dict, str]:
-    _, head, body = path.read_text(encoding="utf-8").split("---\n", 2)
-    return yaml.safe_load(head), body.strip()
-
-
-def tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def note(id: str = "aBcDeFgHiJ", **content) -> dict:
@@ -51,13 +43,6 @@ def write_json(folder: Path, name: str, data: object) -> Path:
     path.write_text(json.dumps(data, indent=2), encoding="utf-8")
     return path
 
-
-@pytest.fixture
-def empty(tmp_path) -> ContentDir:
-    """A content folder with the test taxonomy and no venues or papers."""
-    content = ContentDir(tmp_path / "content")
-    (content.root / "venues" / "test-2024.md").unlink()
-    return content
 
 
 # --------------------------------------------------------------------------- mapping
