@@ -7,9 +7,16 @@
 // * The header shows how many papers are saved.
 // * On /reading-list/ the saved papers are listed as list pages list them (the page's
 //   <template>, filled by static/js/paper-item.js, with data from reading-list/data/<n>.json,
-//   fetched only for the papers needed), exported as BibTeX (each paper's own
-//   papers/<slug>/<slug>.bib; an error names those that cannot be fetched), shared as a
-//   link (?papers=slug1,slug2) and imported from such a link after the reader confirms.
+//   fetched only for the papers needed), each with the reader's note (saved as they type),
+//   exported as BibTeX (each paper's own papers/<slug>/<slug>.bib, plus an `annote` field
+//   holding the note; an error names the papers that cannot be fetched) and shared as a
+//   link (?papers=slug1,slug2; never with the notes).
+// * A shared link opens the page in a read-only view of the shared papers: each opens its
+//   page, the list exports as BibTeX, and the reader's own list changes only when they ask
+//   ("Save all to my list", "Replace my list" after a confirmation, or one paper's "Save").
+//
+// Storage (one key per catalog): a JSON array of {s: slug, t: title as saved, n?: note}.
+// `n` came with the notes; lists saved before them ({s, t}) read as lists without notes.
 // Nothing leaves the browser; no server is involved.
 (function () {
   "use strict";
@@ -18,6 +25,8 @@
   var SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
   var MAX_ITEMS = 5000;
   var MAX_IMPORT = 500;
+  var MAX_NOTE = 10000; // characters of one note
+  var NOTE_DELAY = 400; // ms after the last keystroke before a note is stored
 
   /* ------------------------------------------------------------------ storage */
 
@@ -30,13 +39,15 @@
     value.forEach(function (entry) {
       if (!entry || typeof entry.s !== "string" || !SLUG.test(entry.s) || entry.s.length > 80 || seen[entry.s]) return;
       seen[entry.s] = true;
-      out.push({ s: entry.s, t: typeof entry.t === "string" ? entry.t.slice(0, 500) : "" });
+      var kept = { s: entry.s, t: typeof entry.t === "string" ? entry.t.slice(0, 500) : "" };
+      if (typeof entry.n === "string" && entry.n.trim()) kept.n = entry.n.slice(0, MAX_NOTE);
+      out.push(kept);
     });
     return out.slice(0, MAX_ITEMS);
   }
 
   function load() {
-    if (memory) return memory.slice();
+    if (memory) return memory.map(function (e) { return Object.assign({}, e); });
     try { return clean(JSON.parse(localStorage.getItem(KEY) || "[]")); } catch (e) { return []; }
   }
 
@@ -54,24 +65,31 @@
 
   /* ------------------------------------------------------------ save buttons */
 
-  function syncButton(button, saved) {
+  function syncButton(button, entry) {
     var slug = button.getAttribute("data-slug");
-    if (saved === undefined) saved = indexOf(load(), slug) >= 0;
+    if (entry === undefined) { var items = load(); entry = items[indexOf(items, slug)] || null; }
+    var saved = !!entry;
     var label = saved ? "Saved" : "Save";
     var title = button.getAttribute("data-title") || slug;
     if (button.textContent !== label) button.textContent = label;
     button.setAttribute("aria-pressed", saved ? "true" : "false");
     button.setAttribute("aria-label", label + ": " + title);
-    button.title = saved ? "Remove from your reading list" : "Add to your reading list";
+    button.title = !saved ? "Add to your reading list"
+      : entry.n ? "Remove from your reading list, with your note" : "Remove from your reading list";
     if (button.hidden) button.hidden = false;
+  }
+
+  function bySlug(items) {
+    var found = {};
+    items.forEach(function (entry) { found[entry.s] = entry; });
+    return found;
   }
 
   function syncAll() {
     var items = load();
-    var saved = {};
-    items.forEach(function (entry) { saved[entry.s] = true; });
+    var saved = bySlug(items);
     Array.prototype.forEach.call(document.querySelectorAll(".save-button[data-slug]"), function (button) {
-      syncButton(button, !!saved[button.getAttribute("data-slug")]);
+      syncButton(button, saved[button.getAttribute("data-slug")] || null);
     });
     Array.prototype.forEach.call(document.querySelectorAll("[data-reading-list-count]"), function (node) {
       node.textContent = items.length ? String(items.length) : "";
@@ -83,10 +101,19 @@
     });
   }
 
+  // Papers un-saved on this page: saving one again brings its note back.
+  var unsaved = {};
+
   function toggle(slug, title) {
     var items = load();
     var at = indexOf(items, slug);
-    if (at >= 0) items.splice(at, 1); else items.push({ s: slug, t: title || "" });
+    if (at >= 0) {
+      unsaved[slug] = items[at];
+      items.splice(at, 1);
+    } else {
+      var before = unsaved[slug];
+      items.push(before && before.n ? { s: slug, t: title || before.t, n: before.n } : { s: slug, t: title || "" });
+    }
     store(items);
     return at < 0;
   }
@@ -98,6 +125,7 @@
     if (!SLUG.test(slug)) return;
     event.preventDefault();
     toggle(slug, button.getAttribute("data-title"));
+    if (page) page.changed();
   });
 
   // Buttons added after load (search results, the rest of a long list) get the current state.
@@ -110,8 +138,8 @@
           var buttons = node.matches && node.matches(".save-button[data-slug]") ? [node]
             : node.querySelectorAll ? node.querySelectorAll(".save-button[data-slug]") : [];
           if (!buttons.length) return;
-          if (!items) { items = {}; load().forEach(function (e) { items[e.s] = true; }); }
-          Array.prototype.forEach.call(buttons, function (b) { syncButton(b, !!items[b.getAttribute("data-slug")]); });
+          if (!items) items = bySlug(load());
+          Array.prototype.forEach.call(buttons, function (b) { syncButton(b, items[b.getAttribute("data-slug")] || null); });
         });
       });
     }).observe(document.body, { childList: true, subtree: true });
@@ -119,7 +147,7 @@
 
   // Another tab changed the list.
   window.addEventListener("storage", function (event) {
-    if (event.key === KEY) { syncAll(); if (page) page.render(); }
+    if (event.key === KEY) { syncAll(); if (page) page.changed(); }
   });
 
   var page = null;
@@ -183,13 +211,16 @@
   var $ = function (id) { return document.getElementById(id); };
   var listNode = $("rl-items");
   var status = $("rl-status");
+  var heading = $("rl-list-heading");
   var toolbar = $("rl-toolbar");
   var empty = $("rl-empty");
   var bibBox = $("rl-bibtex-box");
   var bibText = $("rl-bibtex");
   var shareBox = $("rl-share-box");
   var shareInput = $("rl-share-url");
-  var undo = null; // the list before the last removal, for "Undo"
+  var panel = $("rl-import");
+  var confirmBox = $("rl-replace-confirm");
+  var undo = null; // the list before the last removal or replacement, for "Undo"
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -197,6 +228,8 @@
     if (text !== undefined) node.textContent = text;
     return node;
   }
+
+  function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
 
   function say(text, undoable) {
     status.textContent = text;
@@ -208,87 +241,309 @@
         store(undo);
         undo = null;
         status.textContent = "";
-        render().then(function () { say("Restored."); });
+        render("Restored.");
       });
       status.appendChild(document.createTextNode(" "));
       status.appendChild(button);
     }
   }
 
-  // A saved paper is a list item as list pages have it (static/js/paper-item.js fills the
-  // page's <template>, whose button here is "Remove"). Records: see reading_list_record in
-  // generator/outputs/render.py.
+  // The papers on show: the reader's own list, or (`shared`) the papers of a shared link.
+  var current = { shared: false, items: [], records: {} };
+
+  // The slugs of a shared link (?papers=a,b,c), or null on the reader's own list.
+  function sharedSlugs() {
+    var raw = new URLSearchParams(location.search).get("papers");
+    if (raw === null) return null;
+    var seen = {};
+    return raw.split(/[\s,]+/).map(function (s) { return s.trim().toLowerCase(); }).filter(function (s) {
+      if (!SLUG.test(s) || s.length > 80 || seen[s]) return false;
+      seen[s] = true;
+      return true;
+    }).slice(0, MAX_IMPORT);
+  }
+
+  /* ------------------------------------------------------------------- items */
+
+  // A paper is a list item as list pages have it (static/js/paper-item.js fills the page's
+  // <template>). Records: see reading_list_record in generator/outputs/render.py.
   function paperItem(entry, record) {
-    var title = (record && record.t) || entry.t || entry.s;
     var item = window.PapershelfItem.make(record ? {
       slug: entry.s,
-      title: title,
+      title: titleOf(entry, record),
       authors: record.a.map(function (name, i) { return { name: name, slug: record.u[i] }; }),
       venue: { id: record.v[0], name: record.v[1], full: record.v[2], year: record.v[3] },
       presentation: record.p || null,
       provisional: !!record.x,
       tags: record.g.map(function (t) { return { id: t[0], name: t[1] }; }),
     } : {
-      slug: entry.s, title: title, authors: [], venue: null, tags: [],
+      slug: entry.s, title: titleOf(entry, record), authors: [], venue: null, tags: [],
       unknown: "Details unavailable (not in this catalog any more, or offline).",
     });
     item.classList.add("reading-list-item");
+    return item;
+  }
+
+  function titleOf(entry, record) {
+    if (record === undefined) record = current.records[entry.s];
+    return (record && record.t) || entry.t || entry.s;
+  }
+
+  // A saved paper: the template's button removes it (with "Undo"), and the note follows.
+  function savedItem(entry, record) {
+    var item = paperItem(entry, record);
+    var title = titleOf(entry, record);
     var remove = item.querySelector(".remove-button");
     remove.setAttribute("aria-label", "Remove: " + title);
     remove.addEventListener("click", function () {
+      flushNotes();
       var items = load();
       var at = indexOf(items, entry.s);
       if (at < 0) return;
       undo = items.slice();
       items.splice(at, 1);
       store(items);
-      render().then(function () {
+      render("Removed “" + title + "”.", true).then(function () {
         var next = listNode.querySelectorAll(".remove-button")[Math.min(at, items.length - 1)];
-        if (next) next.focus(); else (toolbar.hidden ? empty : toolbar).querySelector("a, button").focus();
-        say("Removed “" + title + "”.", true);
+        if (next) next.focus(); else status.querySelector("button").focus();
       });
     });
+    item.appendChild(noteEditor(entry, title));
     return item;
   }
 
-  var current = { items: [], records: {} };
+  // A paper of a shared list: a list page's item, whose Save button adds it to the reader's list.
+  function sharedItem(entry, record) {
+    var item = paperItem(entry, record);
+    var remove = item.querySelector(".remove-button");
+    var save = el("button", "save-button", "Save");
+    save.type = "button";
+    save.setAttribute("data-slug", entry.s);
+    save.setAttribute("data-title", titleOf(entry, record));
+    save.setAttribute("aria-pressed", "false");
+    remove.parentNode.replaceChild(save, remove);
+    return item;
+  }
 
-  function render() {
+  /* ------------------------------------------------------------------- notes */
+
+  // Typed notes wait NOTE_DELAY ms before they are stored; any change of the list (and
+  // leaving the page) stores them first. A note is the entry's `n`: it goes with the paper.
+  var pendingNotes = {}; // slug -> {text, state, timer}
+  var stale = false; // another tab changed the list while a note was being typed
+
+  function queueNote(slug, text, state) {
+    var pending = pendingNotes[slug];
+    if (pending) clearTimeout(pending.timer);
+    pendingNotes[slug] = { text: text, state: state, timer: setTimeout(function () { saveNote(slug); }, NOTE_DELAY) };
+  }
+
+  function saveNote(slug) {
+    var pending = pendingNotes[slug];
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    delete pendingNotes[slug];
     var items = load();
-    var slugs = items.map(function (e) { return e.s; });
+    var at = indexOf(items, slug);
+    if (at < 0) return; // removed meanwhile (in another tab)
+    if (pending.text.trim()) items[at].n = pending.text.slice(0, MAX_NOTE); else delete items[at].n;
+    store(items);
+    pending.state.textContent = memory ? "Not saved: this browser keeps no data for this site" : "Saved";
+  }
+
+  function flushNotes() { Object.keys(pendingNotes).forEach(saveNote); }
+
+  function typingNote() {
+    var active = document.activeElement;
+    return !!active && active.classList.contains("rl-note-text");
+  }
+
+  function noteEditor(entry, title) {
+    var box = el("div", "rl-note");
+    var id = "rl-note-" + entry.s;
+    var add = el("button", "button-link rl-note-add", "Add note");
+    add.type = "button";
+    add.appendChild(el("span", "visually-hidden", " on “" + title + "”"));
+    var field = el("div", "rl-note-field");
+    var head = el("div", "rl-note-head");
+    var label = el("label", "rl-note-label", "Note");
+    label.htmlFor = id;
+    label.appendChild(el("span", "visually-hidden", " on “" + title + "”"));
+    var state = el("span", "rl-note-state");
+    var area = el("textarea", "rl-note-text");
+    area.id = id;
+    area.rows = 2;
+    area.maxLength = MAX_NOTE;
+    area.value = entry.n || "";
+    area.setAttribute("aria-describedby", "rl-note-hint");
+    head.appendChild(label);
+    head.appendChild(state);
+    field.appendChild(head);
+    field.appendChild(area);
+    add.hidden = !!entry.n;
+    field.hidden = !entry.n;
+    add.addEventListener("click", function () {
+      add.hidden = true;
+      field.hidden = false;
+      area.focus();
+    });
+    area.addEventListener("input", function () {
+      state.textContent = "";
+      queueNote(entry.s, area.value, state);
+    });
+    area.addEventListener("blur", function () {
+      saveNote(entry.s);
+      if (stale) { stale = false; render(); }
+    });
+    box.appendChild(add);
+    box.appendChild(field);
+    return box;
+  }
+
+  window.addEventListener("pagehide", flushNotes);
+  document.addEventListener("visibilitychange", function () { if (document.hidden) flushNotes(); });
+
+  /* ------------------------------------------------------------------ render */
+
+  // Shows what the URL asks for (the own list, or a shared one); `message` then goes in the
+  // status line (with "Undo" when `undoable`), else the list's size.
+  function render(message, undoable) {
+    flushNotes();
+    var slugs = sharedSlugs();
+    var shared = slugs !== null;
+    if (!shared) slugs = load().map(function (e) { return e.s; });
     return records(slugs).then(function (result) {
-      current = { items: items, records: result.records };
+      var items = shared ? slugs.filter(function (s) { return result.records[s]; }).map(function (s) {
+        return { s: s, t: result.records[s].t };
+      }) : load().filter(function (e) { return Object.prototype.hasOwnProperty.call(result.records, e.s); });
+      if (current.shared !== shared) shareBox.hidden = true;
+      current = { shared: shared, items: items, records: result.records, asked: slugs.length, failed: result.failed };
       var fragment = document.createDocumentFragment();
-      items.forEach(function (entry) { fragment.appendChild(paperItem(entry, result.records[entry.s])); });
+      items.forEach(function (entry) {
+        fragment.appendChild((shared ? sharedItem : savedItem)(entry, result.records[entry.s]));
+      });
       listNode.textContent = "";
       listNode.appendChild(fragment);
-      empty.hidden = items.length > 0;
+      heading.textContent = shared ? "Papers in the shared list" : "Saved papers";
+      heading.hidden = items.length === 0;
+      empty.hidden = shared || items.length > 0;
       toolbar.hidden = items.length === 0;
+      $("rl-clear").hidden = shared;
       bibBox.hidden = items.length === 0;
-      if (!items.length) { shareBox.hidden = true; }
+      if (!items.length) shareBox.hidden = true;
       bibText.value = "";
       if (bibBox.open) fillBibtex();
-      if (result.failed) say("Some details could not be loaded (offline?); titles are shown as saved.");
-      else if (!status.querySelector("button")) {
-        say(items.length ? items.length + (items.length === 1 ? " paper" : " papers") + " saved." : "");
-      }
+      panel.hidden = !shared;
+      if (shared) updateShared(); else confirmBox.hidden = true;
+      if (message) say(message, undoable);
+      else if (result.failed) say("Some details could not be loaded (offline?); titles are shown as saved.");
+      else say(shared ? "" : items.length ? plural(items.length, "paper", "papers") + " saved." : "");
     }).catch(function (error) {
       say("Error: the reading list could not be shown (" + (error && error.message || error) + "). Reload the page.");
     });
   }
-  page = { render: render };
+
+  page = {
+    // The list changed (a Save button here, another tab): the own list is shown again,
+    // unless a note is being typed (then once it is left); a shared list only updates its counts.
+    changed: function () {
+      if (current.shared) updateShared();
+      else if (typingNote()) stale = true;
+      else render();
+    },
+  };
+
+  window.addEventListener("popstate", function () { render(); });
+
+  /* ------------------------------------------------------------ shared lists */
+
+  function updateShared() {
+    var known = current.items;
+    var mine = load();
+    var saved = bySlug(mine);
+    var fresh = known.filter(function (e) { return !saved[e.s]; });
+    var summary = $("rl-import-summary");
+    var skipped = $("rl-import-skipped");
+    var left = current.asked - known.length;
+    if (!known.length) {
+      summary.textContent = "The link names no paper of this catalog" +
+        (current.failed ? " (or the catalog could not be loaded)." : ".") + " Your own reading list is unchanged.";
+    } else {
+      var already = known.length - fresh.length;
+      summary.textContent = "Someone shared " + plural(known.length, "paper", "papers") + " with you" +
+        (!already ? "" : fresh.length ? " (" + already + " of them " + (already === 1 ? "is" : "are") + " in your list already)"
+          : known.length === 1 ? " (it is in your list already)" : " (all of them are in your list already)") +
+        ": open " + (known.length === 1 ? "it" : "them") + " below, export the BibTeX, or save " +
+        (known.length === 1 ? "it" : "them") + ". " + (mine.length ? "Your own reading list (" + plural(mine.length, "paper", "papers") +
+          ") changes only if you save or replace." : "Your own reading list is empty.");
+    }
+    skipped.hidden = !left;
+    skipped.textContent = left ? plural(left, "entry", "entries") + " of the link " + (left === 1 ? "is" : "are") +
+      " not in this catalog" + (current.failed ? " or could not be loaded" : "") + ", and left out." : "";
+    $("rl-import-add").hidden = !fresh.length;
+    var same = mine.length === known.length && known.every(function (e, i) { return mine[i].s === e.s; });
+    $("rl-import-replace").hidden = !mine.length || !known.length || same;
+    if ($("rl-import-replace").hidden) confirmBox.hidden = true;
+    else if (!confirmBox.hidden) askReplace();
+  }
+
+  // Leaves the shared list for the reader's own (a new history entry: Back shows the shared
+  // list again), says `message` and puts the focus on the list.
+  function showOwn(message, undoable) {
+    var url = new URL(location.href);
+    url.searchParams.delete("papers");
+    history.pushState(null, "", url.pathname + url.search + url.hash);
+    return render(message, undoable).then(function () { (heading.hidden ? $("rl-empty").querySelector("a") : heading).focus(); });
+  }
+
+  $("rl-import-add").addEventListener("click", function () {
+    flushNotes();
+    var items = load();
+    var saved = bySlug(items);
+    var fresh = current.items.filter(function (e) { return !saved[e.s]; });
+    items = items.concat(fresh.map(function (e) { return { s: e.s, t: e.t }; }));
+    store(items);
+    showOwn("Added " + plural(fresh.length, "paper", "papers") + " to your reading list, which now holds " + items.length + ".");
+  });
+
+  function askReplace() {
+    var mine = load();
+    var shared = bySlug(current.items);
+    var notesLost = mine.filter(function (e) { return e.n && !shared[e.s]; }).length;
+    $("rl-replace-question").textContent = "Replace the " + plural(mine.length, "paper", "papers") +
+      " of your reading list with the " + plural(current.items.length, "shared one", "shared ones") + "?" +
+      (notesLost ? " Your " + (notesLost === 1 ? "note on a paper that is" : "notes on " + notesLost + " papers that are") +
+        " not in the shared list will be lost too." : "") +
+      " You can undo it right after.";
+    confirmBox.hidden = false;
+  }
+
+  $("rl-import-replace").addEventListener("click", function () {
+    askReplace();
+    $("rl-replace-question").focus();
+  });
+
+  $("rl-replace-no").addEventListener("click", function () {
+    confirmBox.hidden = true;
+    $("rl-import-replace").focus();
+  });
+
+  $("rl-replace-yes").addEventListener("click", function () {
+    flushNotes();
+    var mine = load();
+    var kept = bySlug(mine); // notes on papers of both lists stay
+    undo = mine;
+    store(current.items.map(function (e) { return kept[e.s] && kept[e.s].n ? { s: e.s, t: e.t, n: kept[e.s].n } : { s: e.s, t: e.t }; }));
+    showOwn("Your reading list now holds the " + plural(current.items.length, "shared paper", "shared papers") + ".", true);
+  });
 
   /* ------------------------------------------------------------------ BibTeX */
 
   // The BibTeX is the site's own: each paper's papers/<slug>/<slug>.bib, written by the
-  // build for every paper (the same entry as the paper page's "Cite"). A file that cannot
-  // be fetched (offline, or a paper no longer in the catalog) is named in an error; the
-  // export holds the others.
-
-  function titleOf(entry) {
-    var record = current.records[entry.s];
-    return (record && record.t) || entry.t || entry.s;
-  }
+  // build for every paper (the same entry as the paper page's "Cite"), with the reader's note
+  // as an `annote` field (the field for annotations: bibliography styles leave it out, unlike
+  // `note`; Zotero and JabRef read it). A file that cannot be fetched (offline, or a paper
+  // no longer in the catalog) is named in an error; the export holds the others.
 
   // The text of one paper's file, or null.
   function siteBibtex(slug) {
@@ -298,15 +553,41 @@
     }).catch(function () { return null; });
   }
 
+  var BIB_ESCAPES = {
+    "\\": "\\textbackslash{}", "{": "\\textbraceleft{}", "}": "\\textbraceright{}", "&": "\\&", "%": "\\%",
+    "$": "\\$", "#": "\\#", "_": "\\_", "^": "\\textasciicircum{}", "~": "\\textasciitilde{}",
+    "<": "\\textless{}", ">": "\\textgreater{}",
+  };
+
+  // A note as a BibTeX value: LaTeX's special characters escaped (braces as commands, so
+  // the value's braces always balance), spaces tidied, one blank line between paragraphs.
+  function bibtexText(note) {
+    return note.replace(/\r\n?/g, "\n").split("\n").map(function (line) {
+      return line.replace(/[ \t\f\v\u00a0]+/g, " ").trim();
+    }).join("\n").replace(/\n{3,}/g, "\n\n").trim().replace(/[\\{}&%$#_^~<>]/g, function (c) { return BIB_ESCAPES[c]; });
+  }
+
+  // The entry (one @type{key, ... }) with an `annote` field before its closing brace.
+  function withNote(entry, note) {
+    var body = entry.replace(/\s*\}\s*$/, "").replace(/,\s*$/, "");
+    return body + ",\n  annote = {" + bibtexText(note) + "}\n}\n";
+  }
+
   // {text, count, missing: [titles of the papers whose file could not be fetched]}
   function allBibtex() {
+    flushNotes();
     var items = current.items;
+    var notes = current.shared ? {} : bySlug(load());
     var texts = new Array(items.length);
     var next = 0;
     function worker() {
       if (next >= items.length) return Promise.resolve();
       var i = next++;
-      return siteBibtex(items[i].s).then(function (text) { texts[i] = text; return worker(); });
+      return siteBibtex(items[i].s).then(function (text) {
+        var saved = notes[items[i].s];
+        texts[i] = text !== null && saved && saved.n && saved.n.trim() ? withNote(text, saved.n) : text;
+        return worker();
+      });
     }
     var workers = [];
     for (var w = 0; w < Math.min(6, items.length); w++) workers.push(worker());
@@ -315,11 +596,10 @@
       return {
         text: found.join("\n"),
         count: found.length,
-        missing: items.filter(function (entry, i) { return texts[i] === null; }).map(titleOf),
+        missing: items.filter(function (entry, i) { return texts[i] === null; }).map(function (e) { return titleOf(e); }),
       };
     });
   }
-
   function bibtexError(result) {
     var n = result.missing.length;
     if (!n) return "";
@@ -355,14 +635,15 @@
     say("Preparing BibTeX…");
     fillBibtex().then(function (result) {
       if (!result.count) return; // nothing to download: fillBibtex said why
+      var name = current.shared ? "shared-reading-list.bib" : "reading-list.bib";
       var blob = new Blob([result.text], { type: "application/x-bibtex;charset=utf-8" });
       var a = document.createElement("a");
       a.href = URL.createObjectURL(blob);
-      a.download = "reading-list.bib";
+      a.download = name;
       document.body.appendChild(a);
       a.click();
       setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
-      say("Downloaded reading-list.bib (" + result.count + (result.count === 1 ? " entry)." : " entries).") +
+      say("Downloaded " + name + " (" + plural(result.count, "entry", "entries") + ")." +
         (result.missing.length ? " " + bibtexError(result) : ""));
     });
   });
@@ -380,8 +661,9 @@
 
   bibBox.addEventListener("toggle", function () { if (bibBox.open && !bibText.value) fillBibtex(); });
 
+  // The papers on show, never their notes.
   $("rl-share").addEventListener("click", function () {
-    var slugs = load().map(function (e) { return e.s; });
+    var slugs = current.items.map(function (e) { return e.s; });
     var url = location.origin + location.pathname + "?papers=" + slugs.join(","); // this page
     shareInput.value = url;
     shareBox.hidden = false;
@@ -391,94 +673,16 @@
   });
 
   $("rl-clear").addEventListener("click", function () {
+    flushNotes();
     var items = load();
     if (!items.length) return;
     undo = items;
     store([]);
-    render().then(function () {
-      say("Cleared " + items.length + (items.length === 1 ? " paper." : " papers."), true);
+    render("Cleared " + plural(items.length, "paper.", "papers."), true).then(function () {
       status.querySelector("button").focus();
     });
   });
 
-  /* ------------------------------------------------------------------ import */
-
-  function sharedSlugs() {
-    var raw = new URLSearchParams(location.search).get("papers");
-    if (raw === null) return null;
-    var seen = {};
-    return raw.split(/[\s,]+/).filter(function (s) {
-      s = s.trim().toLowerCase();
-      if (!SLUG.test(s) || s.length > 80 || seen[s]) return false;
-      seen[s] = true;
-      return true;
-    }).map(function (s) { return s.toLowerCase(); }).slice(0, MAX_IMPORT);
-  }
-
-  function dropParam() {
-    var url = new URL(location.href);
-    url.searchParams.delete("papers");
-    history.replaceState(null, "", url.pathname + url.search + url.hash);
-  }
-
-  function offerImport(slugs) {
-    var panel = $("rl-import");
-    var summary = $("rl-import-summary");
-    var list = $("rl-import-items");
-    records(slugs).then(function (result) {
-      var known = slugs.filter(function (s) { return result.records[s]; });
-      var unknown = slugs.length - known.length;
-      var mine = {};
-      load().forEach(function (e) { mine[e.s] = true; });
-      var fresh = known.filter(function (s) { return !mine[s]; });
-      list.textContent = "";
-      known.forEach(function (s) {
-        var li = el("li", mine[s] ? "already" : "");
-        var a = el("a", "", result.records[s].t);
-        a.href = window.PapershelfItem.url("paper", { slug: s });
-        li.appendChild(a);
-        if (mine[s]) li.appendChild(el("span", "count", " (already saved)"));
-        list.appendChild(li);
-      });
-      if (!known.length) {
-        summary.textContent = "The link names no paper of this catalog" +
-          (result.failed ? " (or the catalog could not be loaded)." : ".");
-      } else {
-        summary.textContent = "Someone shared a list of " + known.length + (known.length === 1 ? " paper" : " papers") +
-          (fresh.length < known.length ? " (" + (known.length - fresh.length) + " already in your list)" : "") +
-          ". Add " + (known.length === 1 ? "it" : "them") + " to your reading list?" +
-          (unknown ? " " + unknown + (unknown === 1 ? " entry was" : " entries were") + " not found and will be skipped." : "");
-      }
-      $("rl-import-add").hidden = !fresh.length;
-      $("rl-import-replace").hidden = !known.length;
-      $("rl-import-cancel").textContent = known.length ? "Cancel" : "Close";
-      panel.hidden = false;
-      panel.querySelector("h2").setAttribute("tabindex", "-1");
-      panel.querySelector("h2").focus();
-
-      function finish(message) {
-        panel.hidden = true;
-        dropParam();
-        say(message);
-        render();
-      }
-      $("rl-import-add").onclick = function () {
-        var items = load();
-        fresh.forEach(function (s) { items.push({ s: s, t: result.records[s].t }); });
-        store(items);
-        finish("Added " + fresh.length + (fresh.length === 1 ? " paper" : " papers") + " to your reading list.");
-      };
-      $("rl-import-replace").onclick = function () {
-        undo = load();
-        store(known.map(function (s) { return { s: s, t: result.records[s].t }; }));
-        finish("Your reading list now holds the " + known.length + " shared " + (known.length === 1 ? "paper." : "papers."));
-      };
-      $("rl-import-cancel").onclick = function () { finish("Nothing imported."); };
-    });
-  }
-
   app.hidden = false;
   render();
-  var shared = sharedSlugs();
-  if (shared !== null) offerImport(shared);
 })();

@@ -160,14 +160,16 @@ def test_share_link_and_import_with_confirmation(page, server, views):
     page.evaluate(f"s => localStorage.setItem({KEY!r}, JSON.stringify([{{s: s, t: ''}}]))", chosen[0])
 
     # Someone follows a shared link: two new papers, one already saved, one unknown, one malformed.
+    # The shared papers are shown (tests/browser/test_reading_list_share.py has the details).
     page.goto(server.url(f"/reading-list/?papers={chosen[1]},{chosen[0]},no-such-paper,{chosen[2]},../etc"))
     panel = page.locator("#rl-import")
     panel.wait_for()
-    assert panel.locator("li").count() == 3
-    assert "not found" in panel.inner_text()
+    page.locator("#rl-items > li").nth(2).wait_for()
+    assert page.locator("#rl-items > li").count() == 3
+    assert "not in this catalog" in panel.inner_text()
     assert saved(page) == [{"s": chosen[0], "t": ""}]  # nothing changes before the reader confirms
     page.locator("#rl-import-add").click()
-    assert panel.is_hidden()
+    panel.wait_for(state="hidden")
     assert [e["s"] for e in saved(page)] == chosen[:1] + [chosen[1], chosen[2]]
     assert "papers=" not in page.url
     page.locator("#rl-items li").nth(2).wait_for()
@@ -177,14 +179,18 @@ def test_share_link_and_import_with_confirmation(page, server, views):
     assert urlsplit(share).path == "/reading-list/"
     assert share.endswith("?papers=" + ",".join([chosen[0], chosen[1], chosen[2]]))
 
-    # Cancel changes nothing; Replace swaps the list.
+    # Back to my list changes nothing; Replace swaps the list once confirmed.
     page.goto(server.url(f"/reading-list/?papers={chosen[2]}"))
     page.locator("#rl-import").wait_for()
-    page.locator("#rl-import-cancel").click()
+    page.locator("#rl-import-back").click()
+    page.wait_for_url(server.url("/reading-list/"))
     assert len(saved(page)) == 3
     page.goto(server.url(f"/reading-list/?papers={chosen[2]}"))
     page.locator("#rl-import").wait_for()
     page.locator("#rl-import-replace").click()
+    assert len(saved(page)) == 3
+    page.locator("#rl-replace-yes").click()
+    panel.wait_for(state="hidden")
     assert [e["s"] for e in saved(page)] == [chosen[2]]
 
 
