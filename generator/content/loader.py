@@ -7,6 +7,7 @@ Layout::
 
     content/site.toml           site config
     content/tags.toml           tag taxonomy (see ``taxonomy``)
+    content/authors.toml        optional: what is known of authors (see ``people``)
     content/venues/<id>.md      one venue per file
     content/papers/<slug>.md    one paper per file
 
@@ -32,9 +33,10 @@ from typing import Any, Iterator
 from . import schema
 from ..errors import ContentError, Problem, Problems
 from .frontmatter import FrontMatter, FrontMatterError, parse
-from .model import Catalog, Link, Paper, SiteConfig, Tag, Venue
+from .model import Catalog, Link, Paper, Person, SiteConfig, Tag, Venue
 from ..parallel import parallel_map
 from .slugs import RESERVED, is_valid_slug
+from .people import FILE, parse_people, same_person_twice, spelling_owners
 from .taxonomy import parse_taxonomy
 
 MAX_FILE_BYTES = 1_000_000  # an abstract is about 2 kB; this bounds memory and rendering time
@@ -64,16 +66,32 @@ def load_catalog(content_dir: Path, *, base_url: str | None = None) -> Catalog:
             except ContentError as exc:
                 problems.extend(exc.problems)
                 taxonomy_ok = False
+    people = read_people(content_dir / "authors.toml", problems, root=root)
     broken_venues: set[str] = set()
     venues = read_venues(content_dir / "venues", problems, root=root, broken=broken_venues)
     # When tags.toml itself is broken, every tag would look unknown, and a paper of a broken
     # venue file would have an unknown venue: report only the errors of those files.
     papers = read_papers(content_dir / "papers", problems, venues=venues, tags=tags, check_refs=taxonomy_ok,
-                         root=root, broken_venues=broken_venues)
+                         root=root, broken_venues=broken_venues, people=people)
     problems.raise_if_any()
     assert site is not None
     ordered_venues = dict(sorted(venues.items(), key=lambda kv: (-kv[1].year, kv[1].name.lower(), kv[0])))
-    return Catalog(site=site, venues=ordered_venues, tags=tags, papers=tuple(sorted(papers, key=lambda p: p.slug)))
+    return Catalog(site=site, venues=ordered_venues, tags=tags, papers=tuple(sorted(papers, key=lambda p: p.slug)),
+                   people=people)
+
+
+def read_people(path: Path, problems: Problems, *, root: Path) -> tuple[Person, ...]:
+    """The people of ``authors.toml`` (see ``people``); none when there is no such file."""
+    if not (path.exists() or path.is_symlink()):
+        return ()
+    text = read_content_file(path, FILE, problems, root=root)
+    if text is None:
+        return ()
+    try:
+        return parse_people(text, FILE)
+    except ContentError as exc:
+        problems.extend(exc.problems)
+        return ()
 
 
 def read_site_config(path: Path, problems: Problems, *, base_url: str | None = None,
@@ -133,8 +151,10 @@ def read_papers(
     check_refs: bool = True,
     root: Path | None = None,
     broken_venues: set[str] = frozenset(),
+    people: tuple[Person, ...] = (),
 ) -> list[Paper]:
     papers: list[Paper] = []
+    owners = spelling_owners(people)
     seen_titles: dict[tuple[str, str], str] = {}
     seen_abstracts: dict[str, str] = {}
     root = root or folder.parent.resolve()
@@ -156,6 +176,10 @@ def read_papers(
                     problems.add(label, f"unknown tag {tag!r}; tags are defined in tags.toml",
                                  line=fm.line_of("tags"), field="tags")
                     ok = False
+        twice = same_person_twice(clean["authors"], owners) if owners and "authors" in clean else None
+        if twice:
+            problems.add(label, twice, line=fm.line_of("authors"), field="authors")
+            ok = False
         if "title" in clean:
             key = (clean.get("venue"), title_key(clean["title"]))
             if key in seen_titles:

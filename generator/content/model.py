@@ -83,11 +83,25 @@ class Paper:
 
 
 @dataclass(frozen=True, slots=True)
+class Person:
+    """Someone ``authors.toml`` describes: every spelling of the name (``name`` and ``aliases``)
+    is one author, shown as ``name`` on one author page."""
+
+    name: str
+    orcid: str | None = None  # "0000-0002-1825-0097", checksum checked
+    homepage: str | None = None  # http(s) URL
+    affiliation: str | None = None
+    aliases: tuple[str, ...] = ()  # other spellings found in papers
+    line: int | None = None  # of the person's table in authors.toml, for notes
+
+
+@dataclass(frozen=True, slots=True)
 class Catalog:
     site: SiteConfig
     venues: Mapping[str, Venue]  # id -> venue, sorted by (year desc, name)
     tags: Mapping[str, Tag]  # id -> tag, in taxonomy order
     papers: tuple[Paper, ...]  # sorted by slug
+    people: tuple[Person, ...] = ()  # authors.toml, in file order
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "venues", MappingProxyType(dict(self.venues)))

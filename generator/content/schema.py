@@ -279,6 +279,49 @@ def links(value: Any) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(out, key=lambda pair: LINK_KINDS.index(pair[0])))
 
 
+_ORCID = re.compile(r"^(?:https?://(?:www\.)?orcid\.org/)?(\d{4})-(\d{4})-(\d{4})-(\d{3}[0-9X])/?$", re.IGNORECASE)
+
+
+def orcid_check_digit(digits: str) -> str:
+    """The check character of an ORCID iD's first 15 digits (ISO 7064 MOD 11-2)."""
+    total = 0
+    for digit in digits:
+        total = (total + int(digit)) * 2
+    result = (12 - total % 11) % 11
+    return "X" if result == 10 else str(result)
+
+
+def orcid(value: Any) -> str | None:
+    """An ORCID iD, ``0000-0002-1825-0097`` (its https://orcid.org/ URL is fine too), checksum checked."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise Invalid(f"expected an ORCID iD such as '0000-0002-1825-0097', {_found(value)}")
+    match = _ORCID.match(value.strip())
+    if not match:
+        raise Invalid(f"expected an ORCID iD such as '0000-0002-1825-0097' (four groups of four digits, "
+                      f"the last may be X), {_found(value)}")
+    ident = "-".join(match.groups()).upper()
+    expected = orcid_check_digit(ident.replace("-", "")[:15])
+    if ident[-1] != expected:
+        raise Invalid(f"{ident!r} is not a valid ORCID iD: its last character should be {expected!r} "
+                      "(a typo in the digits?)")
+    return ident
+
+
+def optional_line_text(value: Any) -> str | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return line_text(value)
+
+
+def alias_list(value: Any) -> tuple[str, ...]:
+    """Other spellings of a person's name (``authors.toml``): a list of names, each once."""
+    if isinstance(value, str):
+        raise Invalid(f'expected a list of names, {_found(value)} (write aliases = ["{value.strip()}"])')
+    return name_list(value)
+
+
 def flag(value: Any) -> bool:
     if value is None:
         return False
@@ -395,6 +438,15 @@ PAPER_FIELDS = (
     Field("provisional", flag, default=False, doc="True when title and authors are not known."),
     Field("added", optional_date, doc="When the paper joined the catalog (YYYY-MM-DD); orders 'recently added'."),
     Field("extra", extra, default={}, doc="Free-form data for custom templates; not validated."),
+)
+
+
+# ``authors.toml``: one table per person, named by the name shown (see ``content.people``).
+PERSON_FIELDS = (
+    Field("orcid", orcid, doc="ORCID iD, '0000-0002-1825-0097' or its https://orcid.org/ URL."),
+    Field("homepage", optional_http_url, doc="The person's web page (http or https)."),
+    Field("affiliation", optional_line_text, doc="Where they work, as shown on their author page."),
+    Field("aliases", alias_list, default=(), doc="Other spellings of the name in papers; one author page for all."),
 )
 
 

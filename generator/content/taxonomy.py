@@ -32,7 +32,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..errors import Problems
+from ..errors import ContentError, Problems
 from .frontmatter import type_name
 from .model import Tag
 from .schema import FORBIDDEN_IN_TEXT, describe_char
@@ -93,22 +93,8 @@ def parse_taxonomy(text: str, file_label: str = "tags.toml") -> Taxonomy:
     """Validate the text of ``tags.toml`` (see ``read_taxonomy``)."""
     problems = Problems()
     text = text.removeprefix("\ufeff")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        message = str(exc)
-        match = re.search(r"\(at line (\d+), column (\d+)\)", message)
-        line = int(match.group(1)) if match else None
-        reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message).strip() or "invalid TOML"
-        if match:
-            reason += f" (column {match.group(2)})"
-        problems.add(file_label, f"invalid TOML: {reason}", line=line)
-        problems.raise_if_any()
-    except RecursionError:
-        problems.add(file_label, "invalid TOML: nested too deeply")
-        problems.raise_if_any()
-
-    lines = _SectionLines(text)
+    data = load_toml(text, file_label)
+    lines = SectionLines(text)
     tags: list[tuple[str, Tag]] = []
     fallbacks: list[str] = []
     for tag_id, value in data.items():
@@ -222,13 +208,31 @@ def parse_taxonomy(text: str, file_label: str = "tags.toml") -> Taxonomy:
     return Taxonomy(tags, fallback=fallbacks[0])
 
 
+def load_toml(text: str, file_label: str) -> dict[str, Any]:
+    """The TOML document ``text``, or a ``ContentError`` naming the line and column it breaks at."""
+    problems = Problems()
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        match = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        line = int(match.group(1)) if match else None
+        reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message).strip() or "invalid TOML"
+        if match:
+            reason += f" (column {match.group(2)})"
+        problems.add(file_label, f"invalid TOML: {reason}", line=line)
+    except RecursionError:
+        problems.add(file_label, "invalid TOML: nested too deeply")
+    raise ContentError(problems.items)
+
+
 def _shown(value: Any) -> str:
     if isinstance(value, str):
         return "an empty value" if not value.strip() else repr(value)
     return type_name(value)
 
 
-class _SectionLines:
+class SectionLines:
     """Find the line of a ``[table]`` header or of a key inside it by scanning the text."""
 
     _HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")

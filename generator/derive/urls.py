@@ -26,14 +26,20 @@ feeds, sitemaps and metadata need those.
 ``robots.txt``                       past 50,000 URLs), robots.txt
 ===================================  ==============================================
 
+Links to other sites are made here too: a paper's PDF derived from its arXiv or OpenReview
+link (``pdf_url``), a title search for a paper without one (``scholar_search``), a person's
+ORCID record (``orcid_record``).
+
 The derived views (``derive.views``: ``PaperView.url``, ``VenueRef.url``, ``TagRef.url``,
 ``AuthorRef.url``) give the templates these page paths by calling the functions here.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from typing import Mapping
+from urllib.parse import parse_qs, quote, urlsplit
 
 from ..content.model import SiteConfig
 
@@ -136,6 +142,64 @@ def tag_feed_path(tag_id: str) -> str:
 def sitemap_part(number: int) -> str:
     """Sitemap file ``number`` (1-based) of a sitemap index."""
     return f"sitemap-{number}.xml"
+
+
+# ---------------------------------------------------------------------------------------
+# Other sites: a paper's PDF, a title search, a person's ORCID record
+# ---------------------------------------------------------------------------------------
+
+ARXIV_PDF = "https://arxiv.org/pdf/{id}"
+OPENREVIEW_PDF = "https://openreview.net/pdf?id={id}"
+# A title search where a paper has no PDF link; {query} is percent-encoded as JavaScript's
+# encodeURIComponent does (static/js/paper-item.js fills the same pattern in the page).
+SCHOLAR_SEARCH = "https://scholar.google.com/scholar?q={query}"
+SCHOLAR_NAME = "Google Scholar"  # what the links to SCHOLAR_SEARCH say
+ORCID_RECORD = "https://orcid.org/{id}"
+
+_ARXIV_HOSTS = ("arxiv.org", "www.arxiv.org", "export.arxiv.org")
+_ARXIV_PATH = re.compile(r"^/(?:abs|pdf)/(?P<id>(?:\d{4}\.\d{4,5}|[a-z][a-z.-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)"
+                         r"(?:\.pdf)?/?$")
+_OPENREVIEW_HOSTS = ("openreview.net", "www.openreview.net")
+_OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def pdf_url(links: Mapping[str, str]) -> str | None:
+    """A paper's PDF, from its links (kind -> URL): the ``pdf`` link as written, else the PDF
+    of its OpenReview forum (the version the venue published), else of its arXiv abstract."""
+    if links.get("pdf"):
+        return links["pdf"]
+    for kind, make in (("openreview", openreview_pdf), ("arxiv", arxiv_pdf)):
+        found = make(links[kind]) if links.get(kind) else None
+        if found:
+            return found
+    return None
+
+
+def arxiv_pdf(url: str) -> str | None:
+    """``https://arxiv.org/abs/2305.18436v2`` -> ``https://arxiv.org/pdf/2305.18436v2``; None
+    for any other URL (an arXiv listing, another site)."""
+    parts = urlsplit(url)
+    match = _ARXIV_PATH.match(parts.path) if (parts.hostname or "") in _ARXIV_HOSTS else None
+    return ARXIV_PDF.format(id=match.group("id")) if match else None
+
+
+def openreview_pdf(url: str) -> str | None:
+    """``https://openreview.net/forum?id=X`` (or ``/pdf?id=X``) -> ``https://openreview.net/pdf?id=X``."""
+    parts = urlsplit(url)
+    if (parts.hostname or "") not in _OPENREVIEW_HOSTS or parts.path.rstrip("/") not in ("/forum", "/pdf"):
+        return None
+    ids = parse_qs(parts.query).get("id", [])
+    return OPENREVIEW_PDF.format(id=ids[0]) if len(ids) == 1 and _OPENREVIEW_ID.match(ids[0]) else None
+
+
+def scholar_search(title: str) -> str:
+    """A Google Scholar search for a title (plain text), encoded as encodeURIComponent does."""
+    return SCHOLAR_SEARCH.format(query=quote(title, safe="!'()*"))
+
+
+def orcid_record(orcid: str) -> str:
+    """The public record of an ORCID iD (``0000-0002-1825-0097``), as ORCID asks iDs to be shown."""
+    return ORCID_RECORD.format(id=orcid)
 
 
 # ---------------------------------------------------------------------------------------

@@ -17,11 +17,12 @@ from typing import Iterable, Mapping
 
 from markupsafe import Markup
 
-from ..content.model import Catalog, Link, Paper, Tag, Venue
+from ..content.model import Catalog, Link, Paper, Person, Tag, Venue
 from ..parallel import parallel_map
 from .related import related_indices
-from .urls import author_page, paper_page, tag_page, venue_page
-from ..content.slugs import author_key
+from .people import Profile, author_slugs, profile, spellings_of, unmatched_people
+from .urls import SCHOLAR_NAME, SCHOLAR_SEARCH, author_page, paper_page, scholar_search, tag_page, venue_page
+from .urls import pdf_url as derived_pdf_url
 from ..text import TextFallback, collect_fallbacks, excerpt, plain_text, render_abstract, render_title
 
 RECENT_COUNT = 10
@@ -35,6 +36,7 @@ BAR_STEP = 5  # tag chart bars are 0, 5, ..., 100 percent of the largest tag (CS
 class AuthorRef:
     name: str
     slug: str
+    profile: Profile | None = None  # when authors.toml describes the person
 
     @property
     def url(self) -> str:
@@ -102,6 +104,21 @@ class PaperView:
         """The paper's tag ids separated by spaces (for the client-side tag filter)."""
         return " ".join(t.id for t in self.tags)
 
+    @property
+    def pdf_url(self) -> str | None:
+        """The paper's PDF: its ``pdf`` link, else derived from its OpenReview or arXiv link."""
+        return derived_pdf_url({link.kind: link.url for link in self.links})
+
+    @property
+    def find_url(self) -> str | None:
+        """Where to look for a paper without a known PDF: a title search (None with a PDF)."""
+        return None if self.pdf_url else scholar_search(self.title_plain)
+
+    @property
+    def more_links(self) -> tuple[Link, ...]:
+        """The links after the PDF, which pages show first: all but the ``pdf`` link."""
+        return tuple(link for link in self.links if link.kind != "pdf")
+
 
 @dataclass(frozen=True, slots=True)
 class Count:
@@ -134,6 +151,7 @@ class AuthorView:
     ref: AuthorRef
     papers: tuple[PaperView, ...]
     coauthors: tuple[Count, ...]
+    other_names: tuple[str, ...] = ()  # spellings the papers use other than ``ref.name``, most used first
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +165,19 @@ class SiteData:
     recent: tuple[PaperView, ...]
     provisional_count: int
     related: Mapping[str, tuple[PaperView, ...]] = field(default_factory=dict)  # slug -> most similar
-    # For the person building: each text shown as plain text because it could not be rendered.
+    # For the person building: each text shown as plain text because it could not be rendered,
+    # each person of authors.toml who is no paper's author.
     warnings: tuple[str, ...] = ()
+
+    @property
+    def find_pattern(self) -> str:
+        """``PaperView.find_url`` with ``{query}`` for the title, for list items made in the page."""
+        return SCHOLAR_SEARCH
+
+    @property
+    def find_engine(self) -> str:
+        """The name of the search engine of ``find_url`` (for link text)."""
+        return SCHOLAR_NAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,8 +210,9 @@ def paper_list(papers: Iterable[PaperView], own_tag: str | None = None) -> Paper
 def derive(catalog: Catalog) -> SiteData:
     venue_refs = {v.id: VenueRef(v.id, v.name, v.full_name, v.year) for v in catalog.venues.values()}
     tag_refs = {t.id: _tag_ref(t) for t in catalog.tags.values()}
-    keys = _author_keys(catalog.papers)
-    author_refs = _author_refs(catalog.papers, keys)
+    keys, people = author_slugs(catalog.papers, catalog.people)
+    spellings = spellings_of(catalog.papers, keys)
+    author_refs = _author_refs(spellings, people)
 
     views, notes = _paper_views(catalog, venue_refs, tag_refs, author_refs, keys)
 
@@ -194,7 +224,9 @@ def derive(catalog: Catalog) -> SiteData:
         for tag in view.tags:
             by_tag[tag.id].append(view)
         for author in view.authors:
-            by_author[author.slug].append(view)
+            listed = by_author[author.slug]
+            if not listed or listed[-1] is not view:  # (authors.toml: two spellings of one person)
+                listed.append(view)
 
     venues = tuple(
         VenueView(
@@ -225,6 +257,7 @@ def derive(catalog: Catalog) -> SiteData:
                     # Every author in a view is the one ref of its slug: leaving out ``ref``
                     # itself leaves out exactly the entries with its slug.
                     coauthors=_ref_counts(chain(p.authors for p in by_author[ref.slug]), exclude=ref),
+                    other_names=tuple(name for name, _ in spellings[ref.slug].most_common() if name != ref.name),
                 )
                 for ref in author_refs.values()
             ),
@@ -241,7 +274,7 @@ def derive(catalog: Catalog) -> SiteData:
         recent=_recent(views, catalog),
         provisional_count=sum(1 for v in views if v.provisional),
         related=_related(views),
-        warnings=tuple(notes),
+        warnings=tuple(notes) + unmatched_people(people, author_refs),
     )
 
 
@@ -356,23 +389,15 @@ def _bar(count: int, largest: int) -> int:
     return min(100, -(-count * 100 // (largest * BAR_STEP)) * BAR_STEP)
 
 
-def _author_keys(papers: tuple[Paper, ...]) -> dict[str, str]:
-    """name -> ``author_key(name)`` for every name in the papers (each name slugged once)."""
-    keys: dict[str, str] = {}
-    for paper in papers:
-        for name in paper.authors:
-            if name not in keys:
-                keys[name] = author_key(name)
-    return keys
-
-
-def _author_refs(papers: tuple[Paper, ...], keys: Mapping[str, str]) -> dict[str, AuthorRef]:
-    """One ref per author key, shown with the most frequent spelling (ties: first met)."""
-    spellings: dict[str, Counter[str]] = defaultdict(Counter)
-    for paper in papers:
-        for name in paper.authors:
-            spellings[keys[name]][name] += 1
-    return {key: AuthorRef(names.most_common(1)[0][0], key) for key, names in spellings.items()}
+def _author_refs(spellings: Mapping[str, Counter[str]], people: Mapping[str, Person]) -> dict[str, AuthorRef]:
+    """One ref per author: a person of authors.toml under their name there, anyone else under
+    the most frequent spelling (ties: first met)."""
+    refs = {}
+    for key, names in spellings.items():
+        person = people.get(key)
+        refs[key] = (AuthorRef(person.name, key, profile(person)) if person
+                     else AuthorRef(names.most_common(1)[0][0], key))
+    return refs
 
 
 def _family_key(name: str) -> tuple[str, str]:

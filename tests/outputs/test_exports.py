@@ -308,7 +308,10 @@ def test_each_paper_page_has_meta_tags_matching_its_front_matter(site):
         assert values("citation_conference_title") == [VENUES[fm["venue"]]["full_name"]]
         assert values("citation_publication_date") == [str(VENUES[fm["venue"]]["year"])]
         assert values("citation_abstract_html_url") == [f"{BASE}papers/{slug}/"]
-        assert values("citation_pdf_url") == ([fm["links"]["pdf"]] if "pdf" in (fm.get("links") or {}) else [])
+        links = fm.get("links") or {}  # the pdf link, else the OpenReview forum's PDF, else arXiv's
+        pdf = (links.get("pdf") or links.get("openreview", "").replace("/forum?id=", "/pdf?id=")
+               or links.get("arxiv", "").replace("/abs/", "/pdf/"))
+        assert values("citation_pdf_url") == ([pdf] if pdf else [])
         assert props["og:title"] == plain_text(fm["title"]) and props["og:url"] == f"{BASE}papers/{slug}/"
         canonical = [link["href"] for link in page.links if link.get("rel") == "canonical"]
         assert canonical == [f"{BASE}papers/{slug}/"]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ...content.model import SiteConfig
-from ...derive.views import PaperView
+from ...derive.views import AuthorRef, PaperView
 from ...derive.urls import SiteUrls, author_page, paper_page, venue_page
 from .links import arxiv_id
 from .plain import one_line, text_as_shown
@@ -24,12 +24,14 @@ class Meta:
 def highwire_tags(view: PaperView, page_url: str) -> tuple[Meta, ...]:
     """``citation_*`` tags (Google Scholar, Zotero), in the order Scholar documents them."""
     tags = [Meta("citation_title", text_as_shown(view.paper.title))]
-    tags += [Meta("citation_author", one_line(a)) for a in view.paper.authors]
+    for name, ref in zip(view.paper.authors, view.authors):  # names as the paper gives them
+        tags.append(Meta("citation_author", one_line(name)))
+        if ref.profile and ref.profile.orcid_url:  # authors.toml
+            tags.append(Meta("citation_author_orcid", ref.profile.orcid_url))
     tags.append(Meta("citation_publication_date", str(view.venue.year)))
     tags.append(Meta("citation_conference_title", one_line(view.venue.full_name)))
-    pdf = next((link.url for link in view.links if link.kind == "pdf"), None)
-    if pdf:
-        tags.append(Meta("citation_pdf_url", pdf))
+    if view.pdf_url:  # the pdf link, else derived from the OpenReview or arXiv link
+        tags.append(Meta("citation_pdf_url", view.pdf_url))
     tags.append(Meta("citation_abstract_html_url", page_url))
     arxiv = next((arxiv_id(link.url) for link in view.links if link.kind == "arxiv"), None)
     if arxiv:
@@ -70,11 +72,7 @@ def json_ld(view: PaperView, urls: SiteUrls, config: SiteConfig) -> dict[str, ob
         data["url"] = page
         data["mainEntityOfPage"] = page
     if view.paper.authors:
-        data["author"] = [
-            {"@type": "Person", "name": one_line(name),
-             **({"url": urls.absolute(author_page(ref.slug))} if urls.absolute_base else {})}
-            for name, ref in zip(view.paper.authors, view.authors)
-        ]
+        data["author"] = [_person(name, ref, urls) for name, ref in zip(view.paper.authors, view.authors)]
     data["datePublished"] = str(view.venue.year)
     event: dict[str, object] = {"@type": "PublicationEvent", "name": one_line(view.venue.full_name)}
     if urls.absolute_base:
@@ -91,7 +89,17 @@ def json_ld(view: PaperView, urls: SiteUrls, config: SiteConfig) -> dict[str, ob
     external = [link.url for link in view.links]
     if external:
         data["sameAs"] = external
-    pdf = next((link.url for link in view.links if link.kind == "pdf"), None)
-    if pdf:
-        data["encoding"] = {"@type": "MediaObject", "contentUrl": pdf, "encodingFormat": "application/pdf"}
+    if view.pdf_url:
+        data["encoding"] = {"@type": "MediaObject", "contentUrl": view.pdf_url, "encodingFormat": "application/pdf"}
     return data
+
+
+def _person(name: str, ref: AuthorRef, urls: SiteUrls) -> dict[str, object]:
+    """An author of the paper: the name as the paper gives it, their page here, and from
+    authors.toml their ORCID record and homepage (``sameAs``)."""
+    person: dict[str, object] = {"@type": "Person", "name": one_line(name)}
+    if urls.absolute_base:
+        person["url"] = urls.absolute(author_page(ref.slug))
+    if ref.profile and ref.profile.same_as:
+        person["sameAs"] = list(ref.profile.same_as)
+    return person

@@ -17,9 +17,8 @@ def ris_record(view: PaperView, url: str | None, key: str, location: str | None 
         lines.append(("CY", location))
     if url:
         lines.append(("UR", url))
-    pdf = next((link.url for link in view.links if link.kind == "pdf"), None)
-    if pdf:
-        lines.append(("L1", pdf))
+    if view.pdf_url:  # the pdf link, else derived from the OpenReview or arXiv link
+        lines.append(("L1", view.pdf_url))
     lines.append(("ID", key))
     if full:
         lines += [("KW", t.name) for t in view.tags]

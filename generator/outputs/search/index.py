@@ -9,7 +9,7 @@
 ``search/docs.json``
     the document store shown with results: a JSON object keyed by paper slug
     (``{"i": ref, "t": title, "a": [authors], "u": [their slugs], "v": venue id, "y": year,
-    "g": [tag ids], ...}``);
+    "g": [tag ids], "f": the PDF's URL if known, ...}``);
     ``i`` is the paper's ref in the Lunr indexes. Plain text only (the page uses textContent).
 ``search/index-<part>.json`` for the parts ``titles``, ``details`` and ``abstracts``
     Lunr indexes, each loadable by ``lunr.Index.load`` (refs are the ``i`` numbers), loaded
@@ -108,6 +108,8 @@ def display_record(view: PaperView, ref: int) -> dict[str, object]:
         record["p"] = view.presentation
     if view.provisional:
         record["x"] = 1
+    if view.pdf_url:  # the result's first action; without it, the item offers a title search
+        record["f"] = view.pdf_url
     return record
 
 

@@ -1,0 +1,138 @@
+"""A paper's PDF (derive.urls.pdf_url): the pdf link as written, else derived from the
+OpenReview forum, else from the arXiv abstract; a title search for a paper without one
+(derive.urls.scholar_search, encoded as the page's JavaScript encodes it); and where the PDF
+goes: citation_pdf_url, JSON-LD, RIS, the search's display records."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from generator.content.loader import load_catalog
+from generator.derive import urls
+from generator.derive.views import derive
+from generator.outputs.citations import CitationIndex
+from generator.outputs.search.index import display_record
+
+from ..conftest import paper_md
+
+
+@pytest.mark.parametrize("url, pdf", [
+    ("https://arxiv.org/abs/2305.18436", "https://arxiv.org/pdf/2305.18436"),
+    ("https://arxiv.org/abs/2305.18436v3", "https://arxiv.org/pdf/2305.18436v3"),
+    ("http://www.arxiv.org/abs/1706.03762/", "https://arxiv.org/pdf/1706.03762"),
+    ("https://export.arxiv.org/abs/hep-th/9901001", "https://arxiv.org/pdf/hep-th/9901001"),
+    ("https://arxiv.org/abs/math.GT/0309136v1", "https://arxiv.org/pdf/math.GT/0309136v1"),
+    ("https://arxiv.org/pdf/2305.18436v2.pdf", "https://arxiv.org/pdf/2305.18436v2"),
+    ("https://arxiv.org/abs/2305.18436?context=cs", "https://arxiv.org/pdf/2305.18436"),
+    ("https://arxiv.org/list/cs.LG/recent", None),
+    ("https://arxiv.org/abs/", None),
+    ("https://arxiv.org.evil.example/abs/2305.18436", None),
+    ("https://example.org/abs/2305.18436", None),
+])
+def test_the_pdf_of_an_arxiv_link(url, pdf):
+    assert urls.arxiv_pdf(url) == pdf
+
+
+@pytest.mark.parametrize("url, pdf", [
+    ("https://openreview.net/forum?id=bTMMNT7IdW", "https://openreview.net/pdf?id=bTMMNT7IdW"),
+    ("https://openreview.net/forum?id=bTMMNT7IdW&noteId=xyz", "https://openreview.net/pdf?id=bTMMNT7IdW"),
+    ("https://openreview.net/pdf?id=H1-_x9", "https://openreview.net/pdf?id=H1-_x9"),
+    ("https://openreview.net/group?id=ICLR.cc/2024/Conference", None),
+    ("https://openreview.net/forum", None),
+    ("https://openreview.net/forum?id=a&id=b", None),
+    ("https://openreview.net/forum?id=%3Cscript%3E", None),
+    ("https://example.org/forum?id=bTMMNT7IdW", None),
+])
+def test_the_pdf_of_an_openreview_link(url, pdf):
+    assert urls.openreview_pdf(url) == pdf
+
+
+ARXIV = "https://arxiv.org/abs/2305.18436"
+FORUM = "https://openreview.net/forum?id=bTMMNT7IdW"
+
+
+@pytest.mark.parametrize("links, pdf", [
+    ({"pdf": "https://example.org/paper.pdf", "openreview": FORUM, "arxiv": ARXIV}, "https://example.org/paper.pdf"),
+    ({"openreview": FORUM, "arxiv": ARXIV}, "https://openreview.net/pdf?id=bTMMNT7IdW"),
+    ({"arxiv": ARXIV, "code": "https://github.com/x/y"}, "https://arxiv.org/pdf/2305.18436"),
+    ({"openreview": "https://openreview.net/group?id=x", "arxiv": ARXIV}, "https://arxiv.org/pdf/2305.18436"),
+    ({"venue_page": "https://iclr.cc/virtual/2024/poster/1", "code": "https://github.com/x/y"}, None),
+    ({}, None),
+])
+def test_an_explicit_pdf_link_wins_then_openreview_then_arxiv(links, pdf):
+    assert urls.pdf_url(links) == pdf
+
+
+TITLES = ["On $K$-means", "A (Very) Fast Method: 100% * Faster!", "Café & Crème — “quoted” 'title'",
+          "Graphs/Trees? #1 + x=y ~ z", "张伟的论文 𝔼[x]"]
+
+
+def test_a_title_search_encodes_the_title_as_encode_uri_component():
+    assert urls.scholar_search("On K-means (fast)") == "https://scholar.google.com/scholar?q=On%20K-means%20(fast)"
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    script = "const ts = JSON.parse(process.argv[1]); console.log(JSON.stringify(ts.map(encodeURIComponent)))"
+    encoded = json.loads(subprocess.run([node, "-e", script, json.dumps(TITLES)], check=True, capture_output=True,
+                                        text=True).stdout)
+    assert [urls.scholar_search(t) for t in TITLES] == [urls.SCHOLAR_SEARCH.format(query=e) for e in encoded]
+
+
+def catalog_views(content, **papers):
+    for slug, links in papers.items():
+        extra = "links:\n" + "".join(f"  {k}: {v!r}\n" for k, v in links.items()) if links else ""
+        content.add_paper(slug, paper_md(title=f"The {slug} paper", body=f"About {slug}.", extra=extra))
+    site = derive(load_catalog(content.root))
+    return site, {v.slug: v for v in site.papers}
+
+
+def test_views_carry_the_pdf_the_title_search_and_the_other_links(content):
+    site, views = catalog_views(content, explicit={"pdf": "https://example.org/x.pdf", "arxiv": ARXIV},
+                                derived={"arxiv": ARXIV, "code": "https://github.com/x/y"},
+                                none={"code": "https://github.com/x/y"})
+    explicit, derived, none = views["explicit"], views["derived"], views["none"]
+    assert explicit.pdf_url == "https://example.org/x.pdf" and explicit.find_url is None
+    assert [link.kind for link in explicit.more_links] == ["arxiv"]  # the pdf link is shown first, once
+    assert derived.pdf_url == "https://arxiv.org/pdf/2305.18436" and derived.find_url is None
+    assert [link.kind for link in derived.more_links] == ["arxiv", "code"]
+    assert none.pdf_url is None
+    assert none.find_url == "https://scholar.google.com/scholar?q=The%20none%20paper"
+    assert site.find_pattern == "https://scholar.google.com/scholar?q={query}"
+    assert site.find_pattern.format(query="The%20none%20paper") == none.find_url
+
+
+def test_the_pdf_goes_into_highwire_json_ld_ris_and_search_records(content):
+    site, views = catalog_views(content, derived={"openreview": FORUM}, none={})
+    index = CitationIndex(site)
+    derived, none = views["derived"], views["none"]
+    pdf = "https://openreview.net/pdf?id=bTMMNT7IdW"
+
+    meta = [(m.name, m.content) for m in index.for_paper(derived).meta_names]
+    assert ("citation_pdf_url", pdf) in meta
+    assert json.loads(str(index.for_paper(derived).json_ld))["encoding"] == {
+        "@type": "MediaObject", "contentUrl": pdf, "encodingFormat": "application/pdf"}
+    assert f"L1  - {pdf}" in index.for_paper(derived).ris
+    assert display_record(derived, 0)["f"] == pdf
+
+    assert "citation_pdf_url" not in [m.name for m in index.for_paper(none).meta_names]
+    assert "encoding" not in json.loads(str(index.for_paper(none).json_ld))
+    assert "L1  -" not in index.for_paper(none).ris
+    assert "f" not in display_record(none, 1)
+
+
+def test_every_bundled_paper_with_an_arxiv_or_openreview_link_has_a_pdf(bundled_views):
+    site = bundled_views()
+    for view in site.papers:
+        kinds = {link.kind for link in view.links}
+        if kinds & {"pdf", "arxiv", "openreview"}:
+            assert view.pdf_url and view.pdf_url.startswith(("https://arxiv.org/pdf/", "https://openreview.net/pdf?id=")
+                                                            ), view.slug
+            assert view.find_url is None
+        else:
+            assert view.pdf_url is None and view.find_url == urls.scholar_search(view.title_plain), view.slug
+    # The six papers of the seeds without any link get a title search instead of nothing.
+    assert sum(1 for v in site.papers if not v.links and v.find_url) == 6
