@@ -3,14 +3,16 @@
 // templates/partials/paper_item.html renders for list pages, with data-slot on each part
 // to fill. This file clones it and fills the slots; it builds no markup of its own.
 // Links come from the URL patterns the generator writes on the template (data-url-paper,
-// data-url-author, data-url-venue, data-url-tag, data-url-bib: "/papers/{slug}/"...), and
+// data-url-author, data-url-venue, data-url-tag, data-url-bib: "/papers/{slug}/"...;
+// data-url-find: a title search, "https://scholar.google.com/scholar?q={query}"), and
 // long author lists fold where the template says (data-authors-shown, -hidden-min), as on
 // list pages. All text is set with textContent; highlights are <mark> around text nodes.
 //
 // window.PapershelfItem:
 //   make(paper)            the filled <li>; paper = {slug, title, titleMarks, authors:
 //                          [{name, slug, marks}], venue: {id, name, full, year},
-//                          presentation, provisional, tags: [{id, name}], snippet}
+//                          presentation, provisional, tags: [{id, name}], snippet, pdf}
+//                          (pdf: the PDF's URL, or null: the item offers a title search)
 //                          (snippet: undefined = no snippet part, null = still loading;
 //                          venue: null for a paper known only by its slug and title, whose
 //                          item says `unknown` where the authors go)
@@ -177,6 +179,16 @@
       else if (paper.snippet === null) slots.snippet.setAttribute("data-pending", "true");
       else fillSnippet(slots.snippet, paper.snippet);
     }
+    // The first action: the PDF, else a search for the title (data-url-find); neither for a
+    // paper known by its slug only.
+    var first = !paper.venue ? null : paper.pdf && /^https?:\/\//i.test(paper.pdf) ? "pdf" : "find";
+    if (first === "pdf") slots.pdf.href = paper.pdf;
+    if (first === "find") slots.find.href = url("find", { query: paper.title });
+    ["pdf", "find"].forEach(function (kind) {
+      var link = slots[kind];
+      if (kind === first) link.setAttribute("aria-label", link.getAttribute("aria-label") + paper.title);
+      else drop(link);
+    });
     if (slots.save) {
       slots.save.setAttribute("data-slug", paper.slug);
       slots.save.setAttribute("data-title", paper.title);
