@@ -7,17 +7,20 @@ URLs are stable: ``/papers/<slug>/``, ``/venues/<id>/``, ``/tags/<id>/``,
 Paper lists (a venue's, a tag's, an author's, all papers) are split into pages of
 ``PAGE_SIZE`` papers, by title: the first page at the list's URL, the others at
 ``<url>page/<n>/``. Every paper is reachable without JavaScript, and no page grows with
-the catalog; ``static/js/list.js`` adds sorting and tag filtering over the whole list
-(it fetches the other pages of a long list when asked to).
+the catalog; ``static/js/list.js`` adds sorting and filtering over the whole list (it
+fetches the other pages of a long list when asked to) and the list's keyboard moves.
+``list_controls`` says which sorts and filters a list offers, ``sort_ranks`` where each
+paper falls in each sort order.
 """
 
 from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
-from ..derive.views import PaperList, PaperView, SiteData, paper_list
+from ..content.model import PRESENTATIONS
+from ..derive.views import LIST_CONTROLS_MIN, Count, PaperList, PaperView, SiteData, paper_list
 from ..derive.urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, VENUES, author_page, list_page,
                    output_path, paper_page, reading_list_data, section, tag_page, venue_page)
 
@@ -64,6 +67,7 @@ class Pagination:
     prev_url: str | None
     next_url: str | None
     links: tuple[PageLink | None, ...]
+    size: int = PAGE_SIZE  # papers per page (the last may hold fewer)
 
 
 def paginate(base_url: str, total: int, size: int = PAGE_SIZE) -> list[Pagination]:
@@ -84,21 +88,128 @@ def paginate(base_url: str, total: int, size: int = PAGE_SIZE) -> list[Paginatio
             prev_url=list_page(base_url, number - 1) if number > 1 else None,
             next_url=list_page(base_url, number + 1) if number < count else None,
             links=tuple(links),
+            size=size,
         ))
     return pages
 
 
+@dataclass(frozen=True, slots=True)
+class SortOption:
+    """One order of a list's sort control. static/js/list.js orders the items by their
+    ``data-<value>-rank`` (``SortRanks``) and says ``describe`` in the list's status."""
+
+    value: str  # the URL's ?sort= value ("title" is the server's order and no parameter)
+    label: str
+    describe: str
+
+
+SORT_TITLE = SortOption("title", "Title", "by title")
+SORT_YEAR = SortOption("year", "Year, newest first", "by year (newest first), then title")
+SORT_VENUE = SortOption("venue", "Venue, newest first", "by venue (newest first), then title")
+SORT_PRESENTATION = SortOption("presentation", f"Presentation, {PRESENTATIONS[0]}s first",
+                               "by presentation (" + ", ".join(PRESENTATIONS) + ", then none given), then title")
+SORT_ADDED = SortOption("added", "Date added, newest first", "by date added (newest first, undated last), then title")
+
+
+@dataclass(frozen=True, slots=True)
+class PresentationCount:
+    value: str  # "oral", ...: the URL's ?presentation= value and the items' data-presentation
+    label: str  # "Oral"
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ListControls:
+    """What a list page's sort and filter controls offer: only what would change the list.
+
+    A sort is offered when the list's papers differ in its key (and year only when it is not
+    the venue order again: when some year has two of the list's venues); a filter when one
+    of its options leaves papers out. Lists shorter than ``LIST_CONTROLS_MIN`` get none.
+    ``presentation_counts`` (oral, spotlight, poster order) is there for every list.
+    """
+
+    sorts: tuple[SortOption, ...]  # title first; the sort control is shown with two or more
+    tags: tuple[Count, ...]  # the tag filter's options (none: no tag filter)
+    presentations: tuple[PresentationCount, ...]  # the presentation filter's options (none: no filter)
+    presentation_counts: tuple[PresentationCount, ...]
+
+    @property
+    def sortable(self) -> bool:
+        return len(self.sorts) > 1
+
+    @property
+    def shown(self) -> bool:
+        return self.sortable or bool(self.tags) or bool(self.presentations)
+
+
+def list_controls(listing: PaperList) -> ListControls:
+    papers = listing.papers
+    counts = [sum(1 for p in papers if p.presentation == kind) for kind in PRESENTATIONS]
+    presentation_counts = tuple(PresentationCount(kind, kind.capitalize(), n)
+                                for kind, n in zip(PRESENTATIONS, counts) if n)
+    if len(papers) < LIST_CONTROLS_MIN:
+        return ListControls((SORT_TITLE,), (), (), presentation_counts)
+    years = {p.venue.year for p in papers}
+    venues = {p.venue.id for p in papers}
+    presentations = {p.presentation for p in papers}
+    added = {p.paper.added for p in papers}
+    sorts = [SORT_TITLE]
+    if 1 < len(years) < len(venues):
+        sorts.append(SORT_YEAR)
+    if len(venues) > 1:
+        sorts.append(SORT_VENUE)
+    if len(presentations) > 1:
+        sorts.append(SORT_PRESENTATION)
+    if len(added) > 1:
+        sorts.append(SORT_ADDED)
+    leaves_some_out = any(c.count < len(papers) for c in listing.tags)
+    return ListControls(
+        sorts=tuple(sorts),
+        tags=listing.tags if leaves_some_out else (),
+        presentations=presentation_counts if len(presentations) > 1 else (),
+        presentation_counts=presentation_counts,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SortRanks:
+    """A paper's place in the whole catalog in each order of the lists' sort control (the
+    title and venue orders are the views' ``title_rank`` and ``venue_rank``). Every list is
+    a subsequence of the catalog, so one rank per paper orders every list it is on."""
+
+    year: int  # newest year first, then title
+    presentation: int  # oral, spotlight, poster, none; then title
+    added: int  # newest first, undated last; then title
+
+
+def sort_ranks(papers: Sequence[PaperView]) -> dict[str, SortRanks]:
+    """``SortRanks`` of ``papers`` (the whole catalog) by slug."""
+    last = len(PRESENTATIONS)
+    kind = {name: i for i, name in enumerate(PRESENTATIONS)}
+
+    def ranks(key) -> dict[str, int]:
+        return {p.slug: rank for rank, p in enumerate(sorted(papers, key=key))}
+
+    year = ranks(lambda p: (-p.venue.year, p.title_rank))
+    presentation = ranks(lambda p: (kind.get(p.presentation, last), p.title_rank))
+    added = ranks(lambda p: (p.paper.added is None, -p.paper.added.toordinal() if p.paper.added else 0, p.title_rank))
+    return {p.slug: SortRanks(year[p.slug], presentation[p.slug], added[p.slug]) for p in papers}
+
+
 def list_pages(url: str, template: str, title: str, listing: PaperList,
                context: dict[str, Any] | None = None, size: int = PAGE_SIZE) -> Iterator[Page]:
-    """The pages of one paper list: ``papers`` (this page's), ``listing`` (the whole list)
-    and ``pagination`` (None when the list fits on one page) join ``context``."""
+    """The pages of one paper list: ``papers`` (this page's), ``listing`` (the whole list),
+    ``controls`` (its ``ListControls``) and ``pagination`` (None when the list fits on one
+    page) join ``context``."""
     pagination = paginate(url, len(listing.papers), size)
+    controls = list_controls(listing)
     for p in pagination:
         chunk = listing.papers[(p.number - 1) * size:p.number * size]
         page_title = title if p.number == 1 else f"{title} (page {p.number} of {p.count})"
         yield Page(list_page(url, p.number), template, page_title, {
             **(context or {}),
             "listing": listing,
+            "controls": controls,
             "papers": chunk,
             "pagination": p if p.count > 1 else None,
         })

@@ -21,7 +21,7 @@ from ..derive.urls import (SiteUrls, author_page, paper_bib_path, paper_page, re
 from ..derive.views import AUTHORS_HIDDEN_MIN, AUTHORS_SHOWN, PaperView, SiteData
 from .exports import ExportLink, page_downloads, page_feeds
 from ..content.model import LINK_LABELS
-from .pages import Page
+from .pages import Page, SortRanks, sort_ranks
 
 
 def make_environment(templates_dir: Path) -> Environment:
@@ -63,7 +63,7 @@ def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict
         "shell": False,
         "item_template": ITEM_TEMPLATE,
     }
-    globals_["paper_items"] = PaperItems(dict(globals_))
+    globals_["paper_items"] = PaperItems(dict(globals_), sort_ranks(site.papers))
     return globals_
 
 
@@ -111,20 +111,22 @@ class PaperItems:
 
     A paper is listed on its venue's, tags' and authors' pages and on /papers/: about ten
     times per paper, so rendering the item each time was a third of a 10,000-paper build.
-    The item sees only ``p`` and the site globals (never the page it sits on), which is
-    what makes one rendering right for every list.
+    The item sees only ``p``, its ``ranks`` (where it falls in each order of the lists' sort
+    control, over the whole catalog: pages.sort_ranks) and the site globals (never the page
+    it sits on), which is what makes one rendering right for every list.
     """
 
     TEMPLATE = "partials/paper_item.html"
 
-    def __init__(self, globals_: dict[str, object]):
+    def __init__(self, globals_: dict[str, object], ranks: dict[str, SortRanks]):
         self.globals = globals_
+        self.ranks = ranks
         self.html: dict[str, Markup] = {}
 
     def render(self, env: Environment, paper: PaperView) -> Markup:
         html = self.html.get(paper.slug)
         if html is None:
-            html = Markup(env.get_template(self.TEMPLATE).render(**self.globals, p=paper))
+            html = Markup(env.get_template(self.TEMPLATE).render(**self.globals, p=paper, ranks=self.ranks[paper.slug]))
             self.html[paper.slug] = html
         return html
 
