@@ -13,11 +13,23 @@
   var live = document.getElementById("search-live");
   var empty = document.getElementById("search-empty");
   var filterBox = document.getElementById("search-filters");
+  var filterFold = document.getElementById("search-filters-box");
+  var filterCount = document.getElementById("search-filters-count");
+  var help = document.getElementById("search-help");
+  var submit = document.getElementById("search-submit");
   var more = document.getElementById("search-more");
   var clearButton = document.getElementById("search-clear-filters");
   if (!form || !input || !results) return;
 
+  // The page is written for readers without script: the box is disabled and the help, which
+  // promises results as you type, is hidden. Script can search, so both come to life.
+  input.disabled = false;
+  if (submit) submit.disabled = false;
+  if (help) { help.hidden = false; input.setAttribute("aria-describedby", help.id); }
+
   var PAGE = 20;
+  var PHONE = "(max-width: 40rem)"; // as in site.css: there the filters start folded
+  var FOCUS_KEY = "papershelf-search-focus"; // when a search form elsewhere was submitted (site.js)
   var FILTERS = ["venue", "tag", "year"];
   var state = { q: "", venue: "", tag: "", year: "" };
   var limit = PAGE;
@@ -61,6 +73,10 @@
   function applyState() {
     if (input.value !== state.q) input.value = state.q;
     FILTERS.forEach(function (f) { if (selects[f]) selects[f].value = state[f]; });
+    if (filterCount) {
+      var active = FILTERS.filter(function (f) { return !!state[f]; }).length;
+      setText(filterCount, active ? " (" + active + " active)" : "");
+    }
     document.title = (state.q ? "Search: " + state.q : "Search") + titleSuffix;
   }
 
@@ -229,7 +245,14 @@
       wrap.appendChild(select);
       filterBox.appendChild(wrap);
     });
-    filterBox.hidden = false;
+    // Folded on phones, so the results come first; the summary counts the active filters.
+    // (A theme's own search.html without the fold shows the filters as they are.)
+    if (filterFold) {
+      if (filterFold.hidden) filterFold.open = !(window.matchMedia && window.matchMedia(PHONE).matches);
+      filterFold.hidden = false;
+    } else {
+      filterBox.hidden = false;
+    }
   }
 
   function updateFacets(facets) {
@@ -443,8 +466,18 @@
     search();
   });
 
+  // After a search is submitted the focus stays in the box (the button gives it back), to
+  // change the words.
+  function focusBox() {
+    if (document.activeElement === input) return;
+    input.focus();
+    var end = input.value.length;
+    try { input.setSelectionRange(end, end); } catch (e) { /* no caret to place */ }
+  }
+
   form.addEventListener("submit", function (event) {
     event.preventDefault();
+    focusBox();
     state.q = input.value;
     writeURL(settled);
     settled = true;
@@ -491,4 +524,11 @@
   showIdle();
   startBackend();
   search();
+  // Reached by submitting a search form on another page: the words are in this box now, and
+  // so is the focus, as if the search had been made here.
+  try {
+    var submitted = Number(sessionStorage.getItem(FOCUS_KEY));
+    sessionStorage.removeItem(FOCUS_KEY);
+    if (submitted && Date.now() - submitted < 60000) focusBox();
+  } catch (e) { /* no storage: the focus stays where the browser put it */ }
 })();
