@@ -3,13 +3,29 @@
   "use strict";
   var KEY = "papershelf-theme";
 
+  // "/" goes to the page's own search box (the search page's, the home page's, the 404
+  // page's) if it has one, else to the header's.
+  function searchBox() {
+    return document.querySelector("main form[role=search] input[name=q]:not([disabled])") ||
+      document.getElementById("header-q");
+  }
+
   document.addEventListener("keydown", function (event) {
     if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
     var tag = target && target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable)) return;
-    var box = document.getElementById("search-input") || document.getElementById("header-q");
+    var box = searchBox();
     if (box) { event.preventDefault(); box.focus(); box.select(); }
+  });
+
+  // A search form submitted here opens the search page, whose box then takes the focus, as
+  // if the search had been made there (search.js reads this). The search page's own form
+  // does not navigate (its submit is handled, so defaultPrevented).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !form || !form.matches || !form.matches("form[role=search]")) return;
+    try { sessionStorage.setItem("papershelf-search-focus", String(Date.now())); } catch (e) { /* the focus is not carried over */ }
   });
 
   // The theme toggle: a button pressed when the dark theme is on. The choice is remembered;

@@ -285,6 +285,12 @@ def test_deep_link_back_and_forward(page, server):
     assert page.input_value("#search-input") == "watermark"
 
 
+def focused_box(page) -> list:
+    """The focused element's id, its caret and the length of its value."""
+    return page.evaluate("() => { const e = document.activeElement;"
+                         " return [e.id, e.selectionStart, e.value === undefined ? null : e.value.length]; }")
+
+
 def test_the_header_box_on_any_page_leads_to_search(page, server):
     page.goto(server.url("/papers/"))
     page.fill("#header-q", "tactile")
@@ -292,6 +298,31 @@ def test_the_header_box_on_any_page_leads_to_search(page, server):
     page.wait_for_url("**/search/?q=tactile")
     assert results_for(page, "tactile")[0] == TACTILE
     assert page.input_value("#search-input") == "tactile"
+    # The focus came along: it is in the search page's box, after the words.
+    assert focused_box(page) == ["search-input", 7, 7]
+    # The search page has one search box: its own, not the header's as well.
+    assert page.locator("#header-q").count() == 0
+    assert page.locator("form[role=search]").count() == 1
+
+
+def test_a_link_to_a_search_leaves_the_focus_alone(page, server):
+    page.goto(server.url("/papers/"))
+    page.fill("#header-q", "tactile")  # typed, not submitted
+    open_search(page, server, "q=watermark")
+    results_for(page, "watermark")
+    assert page.evaluate("document.activeElement === document.body")
+
+
+def test_submitting_keeps_the_focus_in_the_box(page, server):
+    open_search(page, server)
+    page.fill("#search-input", "watermark")
+    page.click("#search-form button[type=submit]")
+    assert results_for(page, "watermark")[0] == WATERMARK
+    assert focused_box(page) == ["search-input", 9, 9]
+    page.keyboard.type(" language")
+    assert results_for(page, "watermark language")[0] == WATERMARK
+    page.keyboard.press("Enter")
+    assert focused_box(page)[0] == "search-input"
 
 
 # ---------------------------------------------------------------------------------------
@@ -322,6 +353,21 @@ def test_keyboard_slash_arrows_and_enter(page, server):
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     page.wait_for_url(f"**/papers/{slugs[1]}/")
+
+
+@pytest.mark.parametrize("path, box", [("/", "home-q"), ("/404.html", "notfound-q"), ("/papers/", "header-q")])
+def test_slash_focuses_the_pages_own_search_box(page, server, path, box):
+    """The home page's (and the 404 page's) own box, not the header's; elsewhere the header's."""
+    page.goto(server.url(path))
+    page.locator("h1").first.click()
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == box
+    page.keyboard.type("tactile")
+    assert page.evaluate("document.activeElement.value") == "tactile"  # the "/" itself was not typed
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/search/?q=tactile")
+    assert results_for(page, "tactile")[0] == TACTILE
+    assert focused_box(page) == ["search-input", 7, 7]
 
 
 def test_clicking_a_result_opens_the_paper(page, server):
@@ -393,17 +439,51 @@ def test_names_without_their_diacritics(page, odd_site):
     assert search(page, "Zoë Müller") == ["accents"]
 
 
-def test_without_javascript_the_page_says_so_and_links_to_indexes(browser, server):
-    context = browser.new_context(java_script_enabled=False)
+@pytest.mark.parametrize("width", [320, 1280])
+def test_without_javascript_the_page_says_so_and_links_to_indexes(browser, server, width):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": width, "height": 800})
     page = context.new_page()
-    page.goto(server.url("/search/?q=watermark"))
-    notice = page.locator("noscript").first
-    text = page.evaluate("document.querySelector('noscript').textContent")
-    assert "JavaScript" in text
-    for target in ("/tags/", "/venues/", "/authors/"):
-        assert f'href="{target}"' in page.content()
-    assert notice.count() == 1
-    context.close()
+    try:
+        # The home page's box still submits to the search page, the words in its URL...
+        page.goto(server.url("/"))
+        page.fill("#home-q", "watermark")
+        page.press("#home-q", "Enter")
+        page.wait_for_url("**/search/?q=watermark")
+        # ... where the page says that no search was run, and why, first thing under the box
+        notice = page.locator(".search-noscript")
+        assert notice.is_visible()
+        text = " ".join(notice.inner_text().split())
+        assert "Search needs JavaScript" in text and "no search was run" in text
+        box = page.locator("#search-input").bounding_box()
+        assert box["y"] < notice.bounding_box()["y"] < box["y"] + box["height"] + 80
+        # ... and offers the indexes, the list of all papers first
+        links = notice.locator("a").evaluate_all("els => els.map(a => [a.getAttribute('href'), a.textContent])")
+        assert [href for href, _ in links] == ["/papers/", "/tags/", "/venues/", "/authors/"]
+        assert re.fullmatch(r"All \d+ papers", links[0][1])
+        # Nothing pretends to search: the box and its button are disabled, the help (results
+        # as you type) and the filters are not shown, the header has no second box.
+        assert page.locator("#search-input").is_disabled()
+        assert page.locator("#search-form button[type=submit]").is_disabled()
+        assert not page.locator("#search-help").is_visible()
+        assert not page.locator("#search-filters-box").is_visible()
+        assert page.locator("#header-q").count() == 0
+        assert page.locator("#search-results > li").count() == 0
+        # The indexes are there to use.
+        notice.get_by_role("link", name="Tags").click()
+        page.wait_for_url("**/tags/")
+        assert page.locator("main a[href^='/tags/']").count() > 3
+    finally:
+        context.close()
+
+
+def test_with_javascript_the_box_works_and_the_notice_is_not_shown(page, server):
+    open_search(page, server)
+    assert page.locator(".search-noscript").count() == 0  # <noscript> holds text, no elements
+    assert page.locator("#search-input").is_enabled()
+    assert page.locator("#search-form button[type=submit]").is_enabled()
+    help_ = page.locator("#search-help")
+    assert help_.is_visible() and "as you type" in help_.inner_text()
+    assert page.get_attribute("#search-input", "aria-describedby") == "search-help"
 
 
 def test_search_still_works_without_web_workers(page, server):
