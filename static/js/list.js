@@ -1,26 +1,131 @@
-// Paper list pages (venue, tag, author, all papers): sort by title or venue, filter by tag.
+// Paper list pages (venue, tag, author, all papers): sorting, filtering and keyboard moves.
 //
-// The server renders the list by title, PAGE_SIZE papers per page, with links to the other
-// pages: that works without JavaScript. This script shows the sort and filter controls and,
-// when the reader changes them, works on the *whole* list: a list of one page has every
-// paper in the DOM already; a longer one fetches its other pages once (same markup, so
-// titles keep their MathML) and shows the matching papers a page at a time ("Show more").
-// The controls' state lives in the URL (?sort=venue&tag=robotics), so it can be shared and
-// survives reloads. Sorting uses the ranks the build put on each item (data-title-rank,
-// data-venue-rank), so the browser's order is exactly the server's.
+// Sorting and filtering. The server renders the list by title, PAGE_SIZE papers per page,
+// with links to the other pages: that works without JavaScript. This script shows the
+// controls the build wrote (only those that would change the list: templates/partials/
+// paper_listing.html) and, when the reader changes them, works on the *whole* list: a list
+// of one page has every paper in the DOM already; a longer one fetches its other pages once
+// (same markup, so titles keep their MathML) and shows the matching papers a page at a time
+// ("Show more"). The state lives in the URL (?sort=year&tag=robotics&presentation=oral), so
+// it can be shared and survives reloads. Sorting uses the ranks the build put on each item
+// (data-<sort>-rank: generator/outputs/pages.py, sort_ranks), so the browser's order is
+// exactly the server's; a filter <select data-filter="data-tags"> keeps the items whose
+// attribute holds the chosen value among its space-separated words.
+//
+// Keyboard. Each paper is one Tab stop, its title link: the item's other links and buttons
+// (authors, "+ N more", venue, tags, Save) get tabindex="-1" and stay reachable with the
+// arrow keys (a roving tab stop: the part last reached holds the item's stop until the focus
+// leaves the item). In the list, Down/Up or j/k move between papers, Right/Left through a
+// paper's parts, Home/End to the first and last paper, Escape back to the paper's title.
+// The single-letter keys act only while the focus is in the list (WCAG 2.1.4). The "Skip to
+// the list of papers" link puts the focus on the first paper. Without JavaScript every link
+// is a Tab stop, as on any page.
 (function () {
   "use strict";
-  var section = document.querySelector(".paper-listing[data-list-url]");
-  if (!section || !window.fetch || !window.DOMParser) return;
-  var controls = section.querySelector(".list-controls");
-  var list = section.querySelector("#paper-list");
-  if (!controls || !list) return;
-
-  var sortSelect = controls.querySelector("#list-sort");
-  var tagSelect = controls.querySelector("#list-tag");
-  var status = controls.querySelector("#list-status");
+  var section = document.querySelector(".paper-listing");
+  var list = section && section.querySelector("#paper-list");
+  if (!list) return;
   var more = section.querySelector(".list-more");
   var moreButton = section.querySelector("#list-more");
+
+  /* ------------------------------------------------------------ keyboard */
+
+  var PARTS = "a[href], button, summary, input, select, textarea, [tabindex]";
+
+  function titleOf(item) { return item.querySelector(".paper-item-title a"); }
+  function itemsOf() { return Array.prototype.filter.call(list.children, function (li) { return li.matches(".paper-item"); }); }
+  function parts(item) { return Array.prototype.slice.call(item.querySelectorAll(PARTS)); }
+
+  // The parts a reader can reach now: shown, enabled, not folded away in a closed <details>.
+  function reachable(item) {
+    return parts(item).filter(function (el) {
+      if (el.disabled || el.hidden || !el.getClientRects().length) return false;
+      var details = el.closest("details");
+      return !details || details.open || el.parentNode === details && el.tagName === "SUMMARY";
+    });
+  }
+
+  // `stop` (the title by default) is the item's one Tab stop.
+  function setStop(item, stop) {
+    var title = titleOf(item);
+    stop = stop || title;
+    parts(item).forEach(function (el) {
+      var wanted = el === stop ? 0 : -1;
+      if (el === title && wanted === 0) el.removeAttribute("tabindex");
+      else if (el.getAttribute("tabindex") !== String(wanted)) el.setAttribute("tabindex", String(wanted));
+    });
+  }
+
+  function calm(items) { items.forEach(function (item) { setStop(item, null); }); }
+
+  function focusItem(item) {
+    var title = item && titleOf(item);
+    if (title) title.focus();
+  }
+
+  list.addEventListener("focusin", function (event) {
+    var item = event.target.closest(".paper-item");
+    if (item && item.parentNode === list) setStop(item, event.target.matches(PARTS) ? event.target : null);
+  });
+  list.addEventListener("focusout", function (event) {
+    var item = event.target.closest(".paper-item");
+    if (item && !(event.relatedTarget && item.contains(event.relatedTarget))) setStop(item, null);
+  });
+
+  list.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var target = event.target;
+    if (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) || target.isContentEditable) return;
+    var items = itemsOf();
+    if (!items.length) return;
+    var item = target === list ? null : target.closest(".paper-item");
+    var i = items.indexOf(item);
+    var key = event.key;
+    if (key === "ArrowDown" || key === "j") {
+      if (i + 1 < items.length) focusItem(items[i + 1]);
+      else if (more && !more.hidden && moreButton) moreButton.focus();
+    } else if ((key === "ArrowUp" || key === "k") && i >= 0) {
+      focusItem(items[Math.max(0, i - 1)]);
+    } else if (key === "Home") {
+      focusItem(items[0]);
+    } else if (key === "End") {
+      focusItem(items[items.length - 1]);
+    } else if ((key === "ArrowRight" || key === "ArrowLeft") && item) {
+      var reach = reachable(item);
+      var at = reach.indexOf(target);
+      var next = reach[at + (key === "ArrowRight" ? 1 : -1)];
+      if (at < 0 || !next) { event.preventDefault(); return; }
+      setStop(item, next);
+      next.focus();
+    } else if (key === "Escape" && item && target !== titleOf(item)) {
+      focusItem(item);
+    } else {
+      return;
+    }
+    event.preventDefault();
+  });
+
+  var skip = document.querySelector(".list-skip");
+  if (skip) {
+    skip.addEventListener("click", function (event) {
+      var first = itemsOf()[0];
+      if (!first) return;
+      event.preventDefault();
+      focusItem(first);
+    });
+  }
+  var keysHelp = section.querySelector("#list-keys");
+  if (keysHelp && list.children.length > 1) keysHelp.hidden = false;
+  calm(itemsOf());
+
+  /* ------------------------------------------------------ sort and filter */
+
+  var controls = section.querySelector(".list-controls");
+  if (!controls || !window.fetch || !window.DOMParser) return;
+
+  var sortSelect = controls.querySelector("#list-sort");
+  var filters = Array.prototype.slice.call(controls.querySelectorAll("select[data-filter]"));
+  var status = controls.querySelector("#list-status");
   var nav = section.querySelector(".pagination");
   var range = section.querySelector(".list-range");
   var rangeText = range ? range.textContent : "";
@@ -30,33 +135,45 @@
   var pageNumber = Math.max(1, parseInt(section.getAttribute("data-list-page"), 10) || 1);
   var total = parseInt(section.getAttribute("data-list-total"), 10) || list.children.length;
   var original = Array.prototype.slice.call(list.children); // this page, by title
-  var pageSize = Math.max(original.length, 1);
+  var pageSize = Math.max(parseInt(section.getAttribute("data-list-size"), 10) || original.length, 1); // "Show more" adds a page
   var all = pageCount === 1 ? original.slice() : null; // every item of the list, once loaded
   var loading = null;
   var shown = pageSize;
 
+  // {sort: "title", filters: [[select, value]...]}
   function state() {
-    return { sort: sortSelect ? sortSelect.value : "title", tag: tagSelect ? tagSelect.value : "" };
+    return {
+      sort: sortSelect ? sortSelect.value : "title",
+      filters: filters.map(function (select) { return [select, select.value]; })
+    };
   }
 
-  function isDefault(s) { return s.sort === "title" && !s.tag; }
+  function isDefault(s) {
+    return s.sort === "title" && s.filters.every(function (f) { return !f[1]; });
+  }
 
   function hasOption(select, value) {
-    return !!select && Array.prototype.some.call(select.options, function (o) { return o.value === value; });
+    return Array.prototype.some.call(select.options, function (o) { return o.value === value; });
   }
 
   function readURL() {
     var params = new URLSearchParams(location.search);
-    var sort = params.get("sort");
-    var tag = params.get("tag");
-    if (sortSelect) sortSelect.value = hasOption(sortSelect, sort) ? sort : "title";
-    if (tagSelect) tagSelect.value = hasOption(tagSelect, tag) ? tag : "";
+    if (sortSelect) {
+      var sort = params.get("sort");
+      sortSelect.value = hasOption(sortSelect, sort) ? sort : "title";
+    }
+    filters.forEach(function (select) {
+      var value = params.get(select.name);
+      select.value = value && hasOption(select, value) ? value : "";
+    });
   }
 
   function writeURL(s) {
     var url = new URL(location.href);
     if (s.sort !== "title") url.searchParams.set("sort", s.sort); else url.searchParams.delete("sort");
-    if (s.tag) url.searchParams.set("tag", s.tag); else url.searchParams.delete("tag");
+    s.filters.forEach(function (f) {
+      if (f[1]) url.searchParams.set(f[0].name, f[1]); else url.searchParams.delete(f[0].name);
+    });
     history.replaceState(null, "", url.pathname + url.search + url.hash);
   }
 
@@ -82,6 +199,7 @@
         var doc = parser.parseFromString(html, "text/html");
         var items = doc.querySelectorAll("#paper-list > li");
         pages[n] = Array.prototype.map.call(items, function (item) { return document.importNode(item, true); });
+        calm(pages[n]);
         done++;
         status.textContent = "Loading all " + total + " papers… (" + Math.round(100 * done / (pageCount - 1)) + "%)";
         return worker();
@@ -101,8 +219,12 @@
 
   function rank(item, key) { return parseInt(item.getAttribute(key), 10) || 0; }
 
-  function matches(item, tag) {
-    return !tag || (" " + (item.getAttribute("data-tags") || "") + " ").indexOf(" " + tag + " ") >= 0;
+  function matches(item, s) {
+    return s.filters.every(function (f) {
+      if (!f[1]) return true;
+      var words = " " + (item.getAttribute(f[0].getAttribute("data-filter")) || "") + " ";
+      return words.indexOf(" " + f[1] + " ") >= 0;
+    });
   }
 
   function show(items) {
@@ -114,14 +236,19 @@
 
   function optionName(select) {
     var option = select.options[select.selectedIndex];
-    return option ? option.textContent.replace(/\s*\(\d+\)$/, "") : "";
+    if (!option) return "";
+    return option.getAttribute("data-name") || option.textContent.replace(/\s*\(\d+\)$/, "");
   }
 
+  // "3 papers tagged Robotics and presented as oral, by year (newest first), then title"
   function describe(count, s) {
     var text = count + (count === 1 ? " paper" : " papers");
-    if (s.tag) text += " tagged " + optionName(tagSelect);
-    text += s.sort === "venue" ? ", by venue (newest first), then title" : ", by title";
-    return text;
+    var phrases = s.filters.filter(function (f) { return f[1]; }).map(function (f) {
+      return f[0].getAttribute("data-describe") + " " + optionName(f[0]);
+    });
+    if (phrases.length) text += " " + phrases.join(" and ");
+    var option = sortSelect && sortSelect.options[sortSelect.selectedIndex];
+    return text + ", " + ((option && option.getAttribute("data-describe")) || "by title");
   }
 
   function apply(focusFrom) {
@@ -142,8 +269,8 @@
   }
 
   function render(items, s, focusFrom) {
-    var key = s.sort === "venue" ? "data-venue-rank" : "data-title-rank";
-    var found = items.filter(function (item) { return matches(item, s.tag); });
+    var key = "data-" + s.sort + "-rank";
+    var found = items.filter(function (item) { return matches(item, s); });
     found.sort(function (a, b) { return rank(a, key) - rank(b, key); });
     var visible = found.slice(0, shown);
     show(visible);
@@ -158,20 +285,16 @@
     var text = describe(found.length, s) + (found.length > visible.length ? "; showing the first " + visible.length : "");
     if (range) range.textContent = text;
     status.textContent = found.length ? "Showing " + text + "." : "No papers match.";
-    if (focusFrom !== undefined && visible[focusFrom]) {
-      var link = visible[focusFrom].querySelector("a");
-      if (link) link.focus();
-    }
+    if (focusFrom !== undefined && visible[focusFrom]) focusItem(visible[focusFrom]);
   }
 
   function onChange() {
     shown = pageSize;
-    var s = state();
-    writeURL(s);
+    writeURL(state());
     apply();
   }
   if (sortSelect) sortSelect.addEventListener("change", onChange);
-  if (tagSelect) tagSelect.addEventListener("change", onChange);
+  filters.forEach(function (select) { select.addEventListener("change", onChange); });
   if (moreButton) {
     moreButton.addEventListener("click", function () {
       var from = shown;
