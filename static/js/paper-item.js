@@ -12,7 +12,8 @@
 //   make(paper)            the filled <li>; paper = {slug, title, titleMarks, authors:
 //                          [{name, slug, marks}], venue: {id, name, full, year},
 //                          presentation, provisional, tags: [{id, name}], snippet, pdf}
-//                          (pdf: the PDF's URL, or null: the item offers a title search)
+//                          (pdf: the PDF's URL; null: none known, the item offers a
+//                          title search; undefined: not known here, neither is shown)
 //                          (snippet: undefined = no snippet part, null = still loading;
 //                          venue: null for a paper known only by its slug and title, whose
 //                          item says `unknown` where the authors go)
@@ -180,8 +181,9 @@
       else fillSnippet(slots.snippet, paper.snippet);
     }
     // The first action: the PDF, else a search for the title (data-url-find); neither for a
-    // paper known by its slug only.
-    var first = !paper.venue ? null : paper.pdf && /^https?:\/\//i.test(paper.pdf) ? "pdf" : "find";
+    // paper known by its slug only, nor when the caller does not say (pdf undefined).
+    var first = !paper.venue || paper.pdf === undefined ? null
+      : paper.pdf && /^https?:\/\//i.test(paper.pdf) ? "pdf" : "find";
     if (first === "pdf") slots.pdf.href = paper.pdf;
     if (first === "find") slots.find.href = url("find", { query: paper.title });
     ["pdf", "find"].forEach(function (kind) {

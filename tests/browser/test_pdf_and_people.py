@@ -236,6 +236,11 @@ def test_paper_item_js_gives_the_items_it_makes_the_same_first_action(page, serv
     unknown = page.evaluate("""() => window.PapershelfItem.make({slug: 'gone', title: 'gone', authors: [],
         venue: null, tags: [], unknown: 'Details unavailable.'}).querySelectorAll('.pdf-link, .find-link').length""")
     assert unknown == 0
+    # A caller that does not say whether there is a PDF (no `pdf` at all) gets neither: no
+    # "Find PDF" for a paper whose PDF the caller did not pass on.
+    untold = page.evaluate("""([paper]) => window.PapershelfItem.make({slug: paper.slug, title: paper.title,
+        authors: [], venue: paper.venue, tags: []}).querySelectorAll('.pdf-link, .find-link').length""", [data])
+    assert untold == 0
     # What the page must never make: a link that runs script.
     hostile = page.evaluate(MAKE, [{"slug": "x", "title": "x", "authors": [],
                                     "venue": {"id": "v", "name": "V", "full": "V", "year": 2024}}, "javascript:alert(1)"])
