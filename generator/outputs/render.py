@@ -172,7 +172,8 @@ def reading_list_records_filter(papers: Sequence[PaperView]) -> dict[str, dict[s
 
 def reading_list_record(p: PaperView) -> dict[str, Any]:
     """``t`` title, ``a`` author names, ``u`` their page slugs, ``v`` [venue id, name, full
-    name, year], ``g`` [[tag id, name]...], ``p`` presentation and ``x`` provisional if set."""
+    name, year], ``g`` [[tag id, name]...], ``p`` presentation, ``x`` provisional and ``f`` the
+    PDF's URL if set."""
     record: dict[str, Any] = {
         "t": p.title_plain,
         "a": [a.name for a in p.authors],
@@ -184,6 +185,8 @@ def reading_list_record(p: PaperView) -> dict[str, Any]:
         record["p"] = p.presentation
     if p.provisional:
         record["x"] = 1
+    if p.pdf_url:  # the item's first action (derive.urls.pdf_url); without it, a title search
+        record["f"] = p.pdf_url
     return record
 
 

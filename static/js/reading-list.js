@@ -275,6 +275,7 @@
       venue: { id: record.v[0], name: record.v[1], full: record.v[2], year: record.v[3] },
       presentation: record.p || null,
       provisional: !!record.x,
+      pdf: record.f || null,
       tags: record.g.map(function (t) { return { id: t[0], name: t[1] }; }),
     } : {
       slug: entry.s, title: titleOf(entry, record), authors: [], venue: null, tags: [],

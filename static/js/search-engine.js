@@ -706,6 +706,7 @@
       tags: d.g,
       presentation: d.p || null,
       provisional: !!d.x,
+      pdf: d.f || null, // the PDF's URL (derive.urls.pdf_url), the result's first action
       snippet: abstract === null ? null : engine.snippet(abstract, terms),
     };
   };

@@ -293,6 +293,7 @@
       },
       presentation: hit.presentation,
       provisional: hit.provisional,
+      pdf: hit.pdf,
       tags: hit.tags.map(function (tag) { return { id: tag, name: own(names.tag, tag) || tag }; }),
       snippet: hit.snippet || null,
     });

@@ -135,11 +135,13 @@ def test_search_result_reading_list_item_and_list_item_are_one_markup(page, serv
     # The search adds the abstract's snippet; the rest is the list page's item.
     assert [c["cls"] for c in searched["children"] if isinstance(c, dict)].count("paper-item-snippet") == 1
     assert without(searched, "paper-item-snippet") == listed
-    # The reading list's button removes the paper; the rest is the list page's item.
+    # The reading list's button removes the paper and its note comes last; the rest is the
+    # list page's item.
     save = next(c for c in listed["children"] if isinstance(c, dict) and c["cls"] == "save-button")
     remove = next(c for c in saved["children"] if isinstance(c, dict) and c["cls"] == "button-secondary remove-button")
     assert save["attrs"]["aria-pressed"] == "false" and remove["attrs"]["aria-label"].startswith("Remove: ")
-    assert without(saved, "button-secondary remove-button") == without(listed, "save-button")
+    assert [c["cls"] for c in saved["children"] if isinstance(c, dict)][-1] == "rl-note"
+    assert without(without(saved, "button-secondary remove-button"), "rl-note") == without(listed, "save-button")
 
     # The COinS say the same (the list page splits the first author into aulast/aufirst).
     assert search_coins == saved_coins

@@ -247,11 +247,6 @@ def test_paper_item_js_gives_the_items_it_makes_the_same_first_action(page, serv
     assert hostile[0]["cls"] == "find-link"
 
 
-PASS_THROUGH = ("needs search-engine.js/search.js and render.py/reading-list.js to pass the record's \"f\" "
-                "(the PDF) on to PapershelfItem.make as `pdf` (files of other helpers; see the issue 14 report)")
-
-
-@pytest.mark.xfail(strict=True, reason=PASS_THROUGH)
 def test_a_search_result_leads_with_the_papers_pdf(page, server, views):
     paper = with_pdf(views)
     page.goto(server.url("/search/?q=" + re.sub(r"\W+", "+", paper.title_plain)))
@@ -260,7 +255,6 @@ def test_a_search_result_leads_with_the_papers_pdf(page, server, views):
     assert item_actions(item) == [pdf_action(paper)]
 
 
-@pytest.mark.xfail(strict=True, reason=PASS_THROUGH)
 def test_a_saved_paper_leads_with_its_pdf(page, server, views):
     paper = with_pdf(views)
     page.goto(server.url("/"))
