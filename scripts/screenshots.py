@@ -30,7 +30,7 @@ from generator.derive.views import derive  # noqa: E402
 from generator.content.loader import load_catalog  # noqa: E402
 
 CHROMIUM = os.environ.get("PAPERSHELF_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-WIDTHS = {"phone": (360, 760), "desktop": (1280, 900)}
+WIDTHS = {"phone": (320, 640), "desktop": (1280, 900)}
 THEMES = ("light", "dark")
 
 

@@ -116,12 +116,12 @@ def test_no_axe_violations(browser, server, site_dir, urls, name, theme):
         # The same page on a phone. axe runs there in the light theme only: what the width
         # changes (layout, target sizes, hidden controls) does not depend on the colours, and
         # the colours were checked above; the dark theme still gets the overflow check.
-        page.set_viewport_size({"width": 360, "height": 740})
+        page.set_viewport_size({"width": 320, "height": 640})
         if theme == "light":
             violations = run_axe(page)
             assert violations == [], "phone width: " + json.dumps(violations, indent=1)
-        # Responsive: nothing wider than a 360 px phone (no sideways scrolling).
-        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        # Responsive: nothing wider than a 320 px phone (no sideways scrolling).
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
     finally:
         context.close()
     assert not errors, errors
