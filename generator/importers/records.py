@@ -32,6 +32,7 @@ from ..content.loader import MAX_FILE_BYTES, read_site_config, read_venues, titl
 from ..content.model import LINK_KINDS, PRESENTATIONS, Tag, Venue
 from ..content.taxonomy import read_taxonomy
 from ..errors import ContentError, Problem, Problems
+from ..outputs.citations.bibtex import bibtex_keyword
 from ..text import plain_text
 from .common import (
     CREATED,
@@ -148,11 +149,13 @@ def _links(record: Record, own_site: str | None, warnings: list[str]) -> list[tu
 
 
 def tags_from_keywords(keywords: str, taxonomy: dict[str, Tag]) -> tuple[str, ...]:
-    """Tag ids named by ``keywords`` (separated by commas or semicolons), in keyword order."""
+    """Tag ids named by ``keywords`` (separated by commas or semicolons), in keyword order;
+    a tag is named by its id, its name, or its name as our BibTeX export writes it when the
+    name holds a comma (``bibtex_keyword``: "Robustness / security & safety")."""
     text = " ".join(keywords.split()).casefold()
     found: list[tuple[int, str]] = []
     for tag in taxonomy.values():
-        for label in (tag.id, tag.name):
+        for label in (tag.id, tag.name, bibtex_keyword(tag.name)):
             match = re.search(rf"(?:^|[,;])\s*{re.escape(label.casefold())}\s*(?=$|[,;])", text)
             if match:
                 found.append((match.start(), tag.id))

@@ -356,6 +356,61 @@ def test_plain_title_of_the_bibtex_matches_the_page_title(bundled_views):
         assert bibtex_balanced(fields["title"].value) and bibtex_balanced(fields["abstract"].value)
 
 
+# --------------------------------------------------------------------------- keywords
+
+# How the tools that read a .bib file split its ``keywords`` field: biber (biblatex) at its
+# ``xsvsep``, ``\s*,\s*`` by default, whatever the braces; Zotero's BibTeX import at
+# ``\s*[,;]\s*``; JabRef at its keyword separator, "," by default.
+KEYWORD_SPLITS = {"biber": r"\s*,\s*", "zotero": r"\s*[,;]\s*", "jabref": r"\s*,\s*"}
+
+
+def test_a_tag_name_with_a_comma_or_semicolon_stays_one_keyword(content):
+    content.write("tags.toml", """\
+[robustness]
+name = "Robustness, security & safety"
+description = "x"
+phrases = []
+
+[odd]
+name = "Odd; name,with , commas"
+description = "x"
+phrases = []
+
+[graph-learning]
+name = "Graph learning"
+description = "x"
+phrases = []
+
+[optimization]
+name = "Optimization"
+description = "x"
+phrases = []
+fallback = true
+""")
+    content.add_paper("tagged", title="Tagged", tags=("robustness", "odd", "graph-learning"))
+    site = site_for(content)
+    view = next(v for v in site.papers if v.slug == "tagged")
+    fields = dict(C.bibtex_fields(view, None))
+    assert fields["keywords"] == r"Robustness / security \& safety, Odd / name / with / commas, Graph learning"
+    assert C.bibtex_keyword("Plain") == "Plain"
+    value = parse_one(C.CitationIndex(site).for_paper(view).bibtex_full).fields_dict["keywords"].value
+    for tool, separator in KEYWORD_SPLITS.items():
+        assert len(re.split(separator, value)) == 3, tool
+
+
+def test_the_importer_reads_the_tags_back_from_the_keywords(bundled_views):
+    """The committed catalog has a tag whose name holds a comma; every paper's keywords name
+    its tags again (the whole import round trip is in tests/importers/test_import_bibtex.py)."""
+    from generator.importers.records import tags_from_keywords
+
+    site = bundled_views()
+    taxonomy = site.catalog.tags
+    assert any("," in tag.name for tag in taxonomy.values())
+    for view in site.papers:
+        keywords = ", ".join(C.bibtex_keyword(t.name) for t in view.tags)
+        assert tags_from_keywords(keywords, taxonomy) == tuple(t.id for t in view.tags), view.slug
+
+
 # --------------------------------------------------------------------------- the copy button
 
 

@@ -23,7 +23,7 @@ that import them from here.
 
 from ...text.latex.encode import latex_value
 from ...derive.urls import SiteUrls, paper_bib_path, paper_ris_path
-from .bibtex import CITE_FIELDS, ENTRY_TYPE, LINK_FIELDS, bib_url, bibtex_fields, write_bibtex
+from .bibtex import CITE_FIELDS, ENTRY_TYPE, LINK_FIELDS, bib_url, bibtex_fields, bibtex_keyword, write_bibtex
 from .coins import coins_kev
 from .dates import paper_date
 from .index import Citation, CitationIndex
@@ -39,7 +39,7 @@ __all__ = [
     "NAME_SUFFIXES", "UNTITLED",
     "Citation", "CitationIndex", "Meta", "SiteUrls",
     "arxiv_id", "ascii_fold", "assign_keys", "base_key", "best_link", "bib_name", "bib_url",
-    "bibtex_fields", "bibtex_name_form", "coins_kev", "family_name", "highwire_tags", "json_for_script",
+    "bibtex_fields", "bibtex_keyword", "bibtex_name_form", "coins_kev", "family_name", "highwire_tags", "json_for_script",
     "json_ld", "key_author", "key_title_word", "last_first", "latex_value", "name_parts", "one_line",
     "paper_bib_path", "paper_date", "paper_ris_path", "ris_record", "text_as_shown", "write_bibtex",
 ]

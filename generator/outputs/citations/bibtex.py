@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from ...content.model import LINK_KINDS
@@ -35,6 +36,19 @@ LINK_FIELDS = LINK_KINDS
 def bib_url(url: str) -> str:
     """A URL as a .bib value: characters that would unbalance braces are percent-encoded."""
     return clean_text(url).replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D").strip()
+
+
+# ``keywords`` is a list separated by commas: biblatex splits it at every comma (biber's
+# ``xsvsep``, braces or not), Zotero's BibTeX import at every comma or semicolon, JabRef at
+# its keyword separator (a comma by default). A tag name holding one is therefore written
+# with " / " in its place ("Robustness / security & safety"): one keyword in all three, and
+# the importer (``importers.records.tags_from_keywords``) knows the tag by it.
+_KEYWORD_SEPARATORS = re.compile(r"\s*[,;]\s*")
+
+
+def bibtex_keyword(tag_name: str) -> str:
+    """A tag name as one keyword of the ``keywords`` field: no comma or semicolon in it."""
+    return " / ".join(part for part in _KEYWORD_SEPARATORS.split(tag_name.strip()) if part)
 
 
 # The fields of the entry shown on a paper page (what one pastes into a paper); the .bib
@@ -71,7 +85,7 @@ def bibtex_fields(view: PaperView, url: str | None, location: str | None = None)
     if view.presentation:
         fields.append(("presentation", view.presentation))
     if view.tags:
-        fields.append(("keywords", latex_value(", ".join(t.name for t in view.tags))))
+        fields.append(("keywords", latex_value(", ".join(bibtex_keyword(t.name) for t in view.tags))))
     if paper.abstract.strip():
         fields.append(("abstract", latex_value(paper.abstract.strip(), one_line_spaces=False)))
     return fields
