@@ -1,5 +1,7 @@
-// The Cite section of a paper page: "Copy" buttons for the BibTeX and RIS blocks.
-// The buttons are in the page, hidden; they are shown only when this script runs.
+// The Cite section of a paper page: "Copy" buttons for the formatted references (APA,
+// Chicago, ACL) and the BibTeX and RIS blocks. The buttons are in the page, hidden; they are
+// shown only when this script runs. A formatted reference is copied as plain text and as
+// HTML, so that a word processor keeps its italics; BibTeX and RIS as plain text.
 (function () {
   "use strict";
 
@@ -42,12 +44,28 @@
         say(status, "Selected: press Ctrl+C (⌘C on a Mac) to copy.");
       }
     }
-    if (navigator.clipboard && typeof navigator.clipboard.writeText === "function" && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(function () {
-        say(status, "Copied.");
-      }, fallback);
-    } else {
+    function copied() { say(status, "Copied."); }
+    function writeText() {
+      navigator.clipboard.writeText(text).then(copied, fallback);
+    }
+    var clipboard = navigator.clipboard;
+    if (!clipboard || typeof clipboard.writeText !== "function" || !window.isSecureContext) {
       fallback();
+    } else if (target.tagName !== "PRE" && typeof clipboard.write === "function" &&
+               typeof window.ClipboardItem === "function") {
+      var item;
+      try {
+        item = new window.ClipboardItem({
+          "text/plain": new Blob([text], { type: "text/plain" }),
+          "text/html": new Blob([target.innerHTML], { type: "text/html" })
+        });
+      } catch (e) {
+        writeText();
+        return;
+      }
+      clipboard.write([item]).then(copied, writeText);
+    } else {
+      writeText();
     }
   }
 

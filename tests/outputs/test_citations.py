@@ -439,7 +439,8 @@ def run_in_browser(url: str, origin: str) -> dict:
                 button = page.locator(".copy-button[data-copy-target='cite-bibtex']")
                 result["visible"] = button.is_visible()
                 button.click()
-                page.locator(".cite .copy-status").first.filter(has_text="Copied").wait_for(timeout=10_000)
+                page.locator("#cite-bibtex + .cite-actions .copy-status").filter(has_text="Copied").wait_for(
+                    timeout=10_000)
                 result["copied"] = page.evaluate("navigator.clipboard.readText()")
                 result["shown"] = page.locator("#cite-bibtex").inner_text()
                 result["bib_links"] = page.locator(".cite a[href$='.bib']").evaluate_all(

@@ -9,6 +9,7 @@ configuration; nothing is written. ``CitationIndex(site)`` gives every paper one
 ``keys``    BibTeX keys, unique in the catalog
 ``bibtex``  BibTeX entries (values written by ``text.latex``)
 ``ris``     RIS records
+``styles``  formatted references to paste: APA, Chicago, ACL (``style_text``: their text rules)
 ``coins``   COinS (OpenURL ContextObjects)
 ``meta``    Highwire Press tags and schema.org JSON-LD of a paper page
 ``names``   author names as each format writes them
@@ -33,13 +34,14 @@ from .meta import Meta, highwire_tags, json_for_script, json_ld
 from .names import NAME_SUFFIXES, bib_name, bibtex_name_form, family_name, last_first, name_parts
 from .plain import ascii_fold, one_line, text_as_shown
 from .ris import ris_record
+from .styles import STYLES, FormattedCitation, Name, Reference, format_reference, reference_for
 
 __all__ = [
     "ANONYMOUS", "BEST_LINK_ORDER", "CITE_FIELDS", "ENTRY_TYPE", "KEY_STOPWORDS", "LINK_FIELDS",
     "NAME_SUFFIXES", "UNTITLED",
-    "Citation", "CitationIndex", "Meta", "SiteUrls",
+    "Citation", "CitationIndex", "FormattedCitation", "Meta", "Name", "Reference", "STYLES", "SiteUrls",
     "arxiv_id", "ascii_fold", "assign_keys", "base_key", "best_link", "bib_name", "bib_url",
-    "bibtex_fields", "bibtex_keyword", "bibtex_name_form", "coins_kev", "family_name", "highwire_tags", "json_for_script",
+    "bibtex_fields", "bibtex_keyword", "bibtex_name_form", "coins_kev", "format_reference", "family_name", "highwire_tags", "json_for_script",
     "json_ld", "key_author", "key_title_word", "last_first", "latex_value", "name_parts", "one_line",
-    "paper_bib_path", "paper_date", "paper_ris_path", "ris_record", "text_as_shown", "write_bibtex",
+    "paper_bib_path", "paper_date", "paper_ris_path", "reference_for", "ris_record", "text_as_shown", "write_bibtex",
 ]

@@ -13,6 +13,7 @@ from .links import best_link
 from .meta import Meta, highwire_tags, json_for_script, json_ld
 from .plain import one_line, text_as_shown
 from .ris import ris_record
+from .styles import FormattedCitation, format_reference, reference_for
 
 
 class Citation:
@@ -64,6 +65,11 @@ class Citation:
     def ris_full(self) -> str:
         """The .ris file (CRLF line ends, as RIS wants)."""
         return ris_record(self._view, self.url, self.key, self._location, full=True, newline="\r\n")
+
+    @property
+    def styles(self) -> tuple[FormattedCitation, ...]:
+        """The reference formatted in each style a page offers (APA, Chicago, ACL)."""
+        return format_reference(reference_for(self._view, self._location))
 
     @property
     def meta_names(self) -> tuple[Meta, ...]:
