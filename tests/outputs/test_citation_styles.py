@@ -11,6 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.outputs import citations as C
 from generator.outputs.citations.styles import Name, Reference, acl, apa, author_name, chicago
@@ -138,6 +141,22 @@ def test_html_is_the_text_with_the_container_in_italics_and_escaped():
         assert html.unescape(re.sub(r"</?i>", "", str(c.html))) == c.text
         assert "O’Neil" in c.text and "<b>Bold</" in c.text
     assert acl(r).text.endswith("In A & B <i>, Paris.")
+
+
+TEXT = st.lists(st.sampled_from(list("aZé '\"-:.?!…,;()[]/&<>") + ["van", "the", "of", " x-", "α"]),
+                max_size=20).map(lambda parts: " ".join("".join(parts).split()))  # one line, as the page has it
+NAMES = st.builds(Name, TEXT.filter(str.strip), TEXT, st.sampled_from(["", "van", "de la"]), st.sampled_from(["", "Jr."]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(TEXT.filter(str.strip), st.lists(NAMES, max_size=25), TEXT.filter(str.strip),
+       st.none() | st.just("https://x.org/a?b=1&c=2"), st.none() | TEXT.filter(str.strip))
+def test_any_reference_gives_one_line_whose_html_is_the_text(title, authors, container, url, place):
+    for style in (apa, chicago, acl):
+        c = style(Reference(title, tuple(authors), container, "2024", url, place))
+        assert "\n" not in c.text and c.text == c.text.strip()
+        assert html.unescape(re.sub(r"</?i>", "", str(c.html))) == c.text
+        assert str(c.html).count("<i>") == 1 and f"<i>{escape(container)}</i>" in str(c.html)
 
 
 def test_text_rules():

@@ -50,16 +50,17 @@ def quoted_inside_quotes(text: str) -> str:
 
 # --------------------------------------------------------------------------- title case
 
-# Words that stay lower case inside a title (articles, conjunctions, prepositions; the
-# English stop words of CSL processors). Compared after lower-casing.
+# Words that stay lower case inside a title: articles, coordinating conjunctions and
+# prepositions (Chicago lowercases prepositions whatever their length), plus the particles
+# of names ("de Bruijn"). Compared after lower-casing.
 STOP_WORDS = frozenset("""
-a an the and but or nor for so yet as at by down from in into of off on onto out over per
-plus than till to up upon via vs v with within without versus about above across after against
-along amid among around before behind below beneath beside besides between beyond during except
-inside like near next since through throughout toward towards under underneath until unto de
-d' von van c ca circa et al despite given lest modulo pro qua sans vis-à-vis amidst amongst
-alongside atop astride athwart barring notwithstanding apud apropos anenst afore forenenst thru
-thruout
+a an the and but or nor for so yet
+about above across after against along alongside amid amidst among amongst around as at atop
+before behind below beneath beside besides between beyond by circa despite down during except
+from in inside into like near next of off on onto out over per plus since than through
+throughout till to toward towards under underneath until unto up upon versus vs v via with
+within without
+de von van
 """.split())
 
 # A title is words between separators: a word after ``:``, ``?`` or ``!`` is capitalized
@@ -135,8 +136,9 @@ def initials(given: str) -> str:
             parts.append(word)
         elif "-" in word:
             pieces = [p for p in word.split("-") if p]
-            kept = [pieces[0][0] + "."] + [p[0] + "." for p in pieces[1:] if p[0].isupper()]
-            parts.append("-".join(kept))
+            if pieces:
+                kept = [pieces[0][0] + "."] + [p[0] + "." for p in pieces[1:] if p[0].isupper()]
+                parts.append("-".join(kept))
         else:
             parts.append(word[0] + ".")
     return " ".join(parts)

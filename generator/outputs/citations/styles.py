@@ -21,6 +21,8 @@ ACL       Given Family, …, and Given Family           as written              
 A paper without authors starts with its title (APA, Chicago) or its year (ACL). Titles are
 the plain text the page shows (math as linear text, no LaTeX), with typographic quotes. The
 URL is the paper's own (its best link), not the catalog page: a reference names the work.
+One difference from citeproc-js on purpose: no period after a closing ellipsis ("science…."),
+which every provisional paper's title (its first words) would get.
 """
 
 from __future__ import annotations
