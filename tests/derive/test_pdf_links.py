@@ -6,8 +6,6 @@ goes: citation_pdf_url, JSON-LD, RIS, the search's display records."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 
 import pytest
 
@@ -67,19 +65,8 @@ def test_an_explicit_pdf_link_wins_then_openreview_then_arxiv(links, pdf):
     assert urls.pdf_url(links) == pdf
 
 
-TITLES = ["On $K$-means", "A (Very) Fast Method: 100% * Faster!", "Café & Crème — “quoted” 'title'",
-          "Graphs/Trees? #1 + x=y ~ z", "张伟的论文 𝔼[x]"]
-
-
-def test_a_title_search_encodes_the_title_as_encode_uri_component():
+def test_a_title_search_is_a_scholar_query_of_the_encoded_title():
     assert urls.scholar_search("On K-means (fast)") == "https://scholar.google.com/scholar?q=On%20K-means%20(fast)"
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    script = "const ts = JSON.parse(process.argv[1]); console.log(JSON.stringify(ts.map(encodeURIComponent)))"
-    encoded = json.loads(subprocess.run([node, "-e", script, json.dumps(TITLES)], check=True, capture_output=True,
-                                        text=True).stdout)
-    assert [urls.scholar_search(t) for t in TITLES] == [urls.SCHOLAR_SEARCH.format(query=e) for e in encoded]
 
 
 def catalog_views(content, **papers):

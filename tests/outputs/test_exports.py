@@ -17,6 +17,7 @@ import pytest
 import yaml
 from bibtexparser.middlewares import SeparateCoAuthors, SplitNameParts
 
+from generator.outputs.citations import bibtex_keyword
 from generator.outputs import exports
 from generator.build import BuildOptions, build
 from generator.outputs.citations import CitationIndex
@@ -153,7 +154,8 @@ def test_each_paper_bib_round_trips_its_front_matter(site, catalog):
                 assert fields[kind] == url, (slug, kind)
         assert fields.get("presentation") == fm.get("presentation")
         tag_names = {t.id: t.name for t in catalog.catalog.tags.values()}
-        assert fields["keywords"].replace("\\&", "&") == ", ".join(tag_names[t] for t in fm.get("tags") or [])
+        # One keyword per tag, comma-separated; a comma inside a tag name is written " / ".
+        assert fields["keywords"].replace("\\&", "&") == ", ".join(bibtex_keyword(tag_names[t]) for t in fm.get("tags") or [])
         if body:
             assert normalized(bib_text_to_content(fields["abstract"], title=False)) == normalized(body), slug
 
