@@ -9,7 +9,8 @@ keywords), and ``import_records`` does the rest the same way for all of them:
    (http(s) only, one per kind, none into this catalog's own site), the tags (keywords that
    name tags of ``tags.toml`` by id or name; otherwise suggested from title and abstract),
    the presentation (oral, spotlight, poster), the slug (a paper already in the catalog with
-   the same venue and title keeps its file), each file validated against the paper schema;
+   the same venue and title keeps its file), the abstract's words split at a line end by PDF
+   extraction joined again (``dehyphen``), each file validated against the paper schema;
 3. compares each planned file with the disk (``common.check_status``: unchanged, kept as
    edited by hand unless ``force``, created or updated);
 4. writes nothing if any record was refused (every problem of every input in one error,
@@ -50,6 +51,7 @@ from .common import (
     read_limited,
     write_planned,
 )
+from .dehyphen import Joined, Vocabulary, catalog_texts, joined_lines
 from .tags import suggest_tags
 from .venues import PlannedVenue, choose_venue
 
@@ -184,6 +186,7 @@ class RecordsReport(StatusCounts):
     skipped: list[str] = field(default_factory=list)  # records that are not papers, and why
     notes: list[str] = field(default_factory=list)
     files: int = 0
+    joined: list[tuple[str, list[Joined]]] = field(default_factory=list)  # (paper file, words joined in it)
 
     def summary(self) -> str:
         n = len(self.papers)
@@ -197,6 +200,7 @@ class RecordsReport(StatusCounts):
             lines.append(f"Skipped {n} {nouns + ' that are not papers' if n != 1 else self.noun + ' that is not a paper'}:")
             lines.extend(f"  - {s}" for s in self.skipped)
         lines.extend(self.notes)
+        lines.extend(joined_lines(self.joined))
         lines.extend(self.warning_lines())
         return "\n".join(lines)
 
@@ -210,6 +214,7 @@ class _Planned:
     content: bytes
     file: str
     key: str
+    joined: list[Joined]
 
 
 # --------------------------------------------------------------------------- the import
@@ -326,6 +331,8 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
     planned: list[_Planned] = []
     new_venues: dict[str, PlannedVenue] = {}
     seen: dict[tuple[str, str], str] = {}
+    vocabulary = Vocabulary(*(text for record in records for text in (record.title, record.abstract)))
+    vocabulary.add(catalog_texts(papers_dir))
     for record in records:
         where = record.where
         title = record.title
@@ -353,7 +360,8 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
             name = clean_line(name)
             if name:
                 add_author(authors, name, where, warnings)
-        plain_title, plain_abstract = plain_text(title), plain_text(record.abstract)
+        abstract, joined = vocabulary.join(record.abstract)
+        plain_title, plain_abstract = plain_text(title), plain_text(abstract)
         tags = tags_from_keywords(record.keywords, catalog.taxonomy)
         if not tags and catalog.taxonomy:
             tags = suggest_tags(plain_title, plain_abstract, catalog.taxonomy)
@@ -367,10 +375,10 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
         if slug is None:
             slug = paper_slug(plain_title, f"{record.key} paper", used_slugs)
             used_slugs.add(slug)
-        text = paper_file_text(title=title, authors=authors, venue=venue_id, tags=tags, abstract=record.abstract,
+        text = paper_file_text(title=title, authors=authors, venue=venue_id, tags=tags, abstract=abstract,
                                presentation=presentation, links=links)
         _validate(text, slug, where, problems)
-        planned.append(_Planned(slug, title, venue_id, tags, text.encode("utf-8"), record.file, record.key))
+        planned.append(_Planned(slug, title, venue_id, tags, text.encode("utf-8"), record.file, record.key, joined))
     problems.raise_if_any()
 
     # Compare with what is on disk.
@@ -383,6 +391,8 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
                             f"use --force to overwrite it")
         if status in (CREATED, UPDATED):
             actions.append((target, paper.content))
+            if paper.joined:
+                report.joined.append((f"papers/{paper.slug}.md", paper.joined))
         report.papers.append(RecordResult(paper.slug, status, paper.title, paper.tags, paper.file, paper.key))
     for venue_id in dict.fromkeys(p.venue for p in planned):
         planned_venue = new_venues.get(venue_id)

@@ -2,6 +2,8 @@
 plan one paper file per abstract (title, authors, links from the metadata; tags suggested
 from ``tags.toml``; a provisional title from the abstract when the metadata has none) and
 one venue file per seed file, then write them. The formats are read by ``seeds_read``.
+Words that PDF extraction split at a line end ("explic- itly") are joined again when the
+catalog knows the word (``dehyphen``); the report lists them.
 
 Every input file is read and checked before anything is written; refused (``ContentError``
 naming the file, and nothing written): any seed file ``seeds_read`` refuses, a broken or
@@ -38,6 +40,7 @@ from .common import (
     venue_file_text,
     write_planned,
 )
+from .dehyphen import Joined, Vocabulary, catalog_texts, joined_lines
 from .seeds_read import TRAILING_STOPWORDS, PaperFacts, SeedFile, read_metadata, read_seed
 from .tags import suggest_tags
 
@@ -63,6 +66,7 @@ class PaperResult:
 class ImportReport(StatusCounts):
     papers: list[PaperResult] = field(default_factory=list)
     seed_files: int = 0
+    joined: list[tuple[str, list[Joined]]] = field(default_factory=list)  # (paper file, words joined in it)
 
     def summary(self, *, verbose: bool = False) -> str:
         provisional = [p.slug for p in self.papers if p.provisional]
@@ -76,6 +80,7 @@ class ImportReport(StatusCounts):
             lines.extend(self.changed_lines())
         if provisional:
             lines.append("Provisional (title or authors unknown): " + ", ".join(provisional))
+        lines.extend(joined_lines(self.joined))
         lines.extend(self.warning_lines())
         return "\n".join(lines)
 
@@ -130,6 +135,7 @@ class _PlannedPaper:
     index: int
     content: bytes
     abstract_key: str
+    joined: list[Joined]
 
 
 @dataclass
@@ -197,6 +203,9 @@ def import_seeds(
     used_slugs: set[str] = set()
     seen_abstracts: dict[str, str] = {}
     seen_titles: dict[tuple[str, str], str] = {}
+    vocabulary = Vocabulary(*(abstract for seed in seeds for _, _, abstract in seed.abstracts),
+                            *(fact.title for facts in facts_by_seed.values() for fact in facts.values() if fact.title))
+    vocabulary.add(catalog_texts(papers_dir))
     for i, seed in enumerate(seeds):
         venue_id = slugify(seed.venue_name)
         if venue_id not in venues:
@@ -204,6 +213,7 @@ def import_seeds(
         facts = facts_by_seed[i]
         for index, line, abstract in seed.abstracts:
             where = f"{seed.label}:{line}"
+            abstract, joined = vocabulary.join(abstract)
             key = _abstract_key(abstract)
             if key in seen_abstracts:
                 warnings.append(f"{where}: abstract #{index} repeats the abstract at {seen_abstracts[key]}; "
@@ -240,7 +250,8 @@ def import_seeds(
                 problems.add(seed.label, f"abstract #{index} is too long ({len(encoded):,} bytes as a paper "
                                          f"file); the site build reads paper files of at most "
                                          f"{MAX_FILE_BYTES:,} bytes", line=line)
-            planned.append(_PlannedPaper(slug, shown_title, tags, provisional, seed.label, index, encoded, key))
+            planned.append(_PlannedPaper(slug, shown_title, tags, provisional, seed.label, index, encoded, key,
+                                         joined))
 
     problems.raise_if_any()
 
@@ -267,6 +278,8 @@ def import_seeds(
                             f"use force=True (--force) to overwrite it")
         if status in (CREATED, UPDATED):
             actions.append((target, paper.content))
+            if paper.joined:
+                report.joined.append((f"papers/{slug}.md", paper.joined))
         results.append(PaperResult(slug, status, paper.title, paper.tags, paper.provisional, paper.seed,
                                    paper.index))
     for venue in venues.values():
