@@ -331,9 +331,10 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
     planned: list[_Planned] = []
     new_venues: dict[str, PlannedVenue] = {}
     seen: dict[tuple[str, str], str] = {}
-    vocabulary = Vocabulary(*(text for record in records for text in (record.title, record.abstract)))
-    vocabulary.add(catalog_texts(papers_dir))
-    for record in records:
+    vocabulary = Vocabulary([text for record in records for text in (record.title, record.abstract)],
+                            fallback=catalog_texts(papers_dir))
+    mended = vocabulary.join_all([record.abstract for record in records])
+    for record, (abstract, joined) in zip(records, mended):
         where = record.where
         title = record.title
         if not title.strip():
@@ -360,7 +361,6 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
             name = clean_line(name)
             if name:
                 add_author(authors, name, where, warnings)
-        abstract, joined = vocabulary.join(record.abstract)
         plain_title, plain_abstract = plain_text(title), plain_text(abstract)
         tags = tags_from_keywords(record.keywords, catalog.taxonomy)
         if not tags and catalog.taxonomy:

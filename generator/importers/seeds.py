@@ -203,9 +203,9 @@ def import_seeds(
     used_slugs: set[str] = set()
     seen_abstracts: dict[str, str] = {}
     seen_titles: dict[tuple[str, str], str] = {}
-    vocabulary = Vocabulary(*(abstract for seed in seeds for _, _, abstract in seed.abstracts),
-                            *(fact.title for facts in facts_by_seed.values() for fact in facts.values() if fact.title))
-    vocabulary.add(catalog_texts(papers_dir))
+    abstracts = [abstract for seed in seeds for _, _, abstract in seed.abstracts]
+    titles = [fact.title for facts in facts_by_seed.values() for fact in facts.values() if fact.title]
+    mended = iter(Vocabulary(abstracts + titles, fallback=catalog_texts(papers_dir)).join_all(abstracts))
     for i, seed in enumerate(seeds):
         venue_id = slugify(seed.venue_name)
         if venue_id not in venues:
@@ -213,7 +213,7 @@ def import_seeds(
         facts = facts_by_seed[i]
         for index, line, abstract in seed.abstracts:
             where = f"{seed.label}:{line}"
-            abstract, joined = vocabulary.join(abstract)
+            abstract, joined = next(mended)
             key = _abstract_key(abstract)
             if key in seen_abstracts:
                 warnings.append(f"{where}: abstract #{index} repeats the abstract at {seen_abstracts[key]}; "

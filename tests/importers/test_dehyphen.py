@@ -42,31 +42,44 @@ KNOWN = ("We model recent work explicitly. The method consists of two streamlini
     ("an x- itly", "an x- itly", []),
 ])
 def test_a_broken_word_is_joined_only_when_the_catalog_knows_it(text, expected, changes):
-    mended, joined = Vocabulary(KNOWN).join(text)
+    mended, joined = Vocabulary([KNOWN]).join(text)
     assert mended == expected
     assert [str(j) for j in joined] == changes
 
 
 def test_the_more_used_spelling_wins_and_a_tie_keeps_the_hyphen():
-    assert Vocabulary("pretraining pretraining pre-training").join("pre- training")[0] == "pretraining"
-    assert Vocabulary("pretraining pre-training pre-training").join("pre- training")[0] == "pre-training"
-    assert Vocabulary("pretraining pre-training").join("pre- training")[0] == "pre-training"
+    assert Vocabulary(["pretraining pretraining pre-training"]).join("pre- training")[0] == "pretraining"
+    assert Vocabulary(["pretraining pre-training pre-training"]).join("pre- training")[0] == "pre-training"
+    assert Vocabulary(["Pretraining, pre-training."]).join("pre- training")[0] == "pre-training"
 
 
-def test_the_vocabulary_reads_its_sources_only_when_a_break_needs_them():
+def test_every_text_is_mended_and_each_break_counted_once_for_all():
+    texts = ["explic- itly once", "nothing here", "explic- itly twice, and re- cent", "a quan- tum"]
+    assert Vocabulary(["explicitly recently"]).join_all(texts) == [
+        ("explicitly once", [Joined("explic- itly", "explicitly")]),
+        ("nothing here", []),
+        ("explicitly twice, and recent", [Joined("explic- itly", "explicitly"), Joined("re- cent", "recent")]),
+        ("a quan- tum", []),
+    ]
+
+
+def test_the_catalog_is_read_only_for_words_the_import_does_not_use():
     calls = []
 
-    def source():
+    def catalog():
         calls.append(1)
-        return ["explicitly"]
+        return ["Explicit-ly said, streamlining and quantum."]
 
-    vocabulary = Vocabulary()
-    vocabulary.add(source)
-    assert vocabulary.join("No broken word here, only hyphen-ated ones.") == ("No broken word here, only hyphen-ated ones.", [])
-    assert calls == []
-    assert vocabulary.join("explic- itly")[0] == "explicitly" and calls == [1]
-    vocabulary.add("recent")  # added later: counted at the next look-up
-    assert vocabulary.join("re- cent")[0] == "recent" and calls == [1]
+    vocabulary = Vocabulary(["It says so explicitly."], fallback=catalog)
+    assert vocabulary.join_all(["No broken word, only hyphen-ated ones.", "explic- itly"]) == [
+        ("No broken word, only hyphen-ated ones.", []), ("explicitly", [Joined("explic- itly", "explicitly")])]
+    assert calls == []  # the import knew the word: the catalog's "explicit-ly" is not even read
+    assert vocabulary.join_all(["stream- line", "quan- tum", "flab- bergasted"]) == [
+        ("streamline", [Joined("stream- line", "streamline")]), ("quantum", [Joined("quan- tum", "quantum")]),
+        ("flab- bergasted", [])]
+    assert calls == [1]
+    vocabulary.join("stream- line and quan- tum")
+    assert calls == [1]  # read once
 
 
 def test_report_lines_name_each_file_and_its_words():
@@ -127,9 +140,8 @@ def test_the_record_importers_join_words_in_abstracts_in_one_place(tmp_path):
 
 
 def test_the_committed_catalog_has_no_word_left_broken_that_the_catalog_knows():
-    texts = [path.read_text(encoding="utf-8").split("---\n", 2)[2] for path in sorted((REPO / "content" / "papers").glob("*.md"))]
-    vocabulary = Vocabulary(*texts)
-    assert [vocabulary.join(text)[1] for text in texts if vocabulary.join(text)[1]] == []
+    texts = [read(path)[1] for path in sorted((REPO / "content" / "papers").glob("*.md"))]
+    assert [changes for _, changes in Vocabulary(texts).join_all(texts) if changes] == []
     everything = "\n".join(texts)
     assert "explicitly takes matching cost" in everything and "designed to streamline LLMs" in everything
     assert "low- and high-fitness" in everything  # a real (suspended) hyphen stays
