@@ -15,15 +15,15 @@ words back together when the catalog says which word it is:
 * it becomes **"self-supervised"** (the hyphen was the word's own, the line break fell
   after it) when the hyphenated form is known and used at least as often; the same for
   longer compounds: "state-of- the-art" is "state-of-the-art" when that is known;
-* anything else is **kept** as written: "low- and high-fitness samples" (a suspended
-  hyphen: "lowand" and "low-and" are not words), and every break whose word the catalog
-  does not know.
+* anything else is **kept** as written: "low- and high-fitness samples" (a hyphen before
+  a conjunction is suspended, never a line break: not even looked up), and every break
+  whose word the catalog does not know.
 
 Only letters, a hyphen, then white space with at most one line break and a lower-case
 letter are looked at (not "Hugging Face - one", not a blank line), both fragments of two
 letters or more, outside ``$…$`` math. Counting is cheap: only the words that begin as a
-broken word does are counted (one scan of the texts for all of them), and texts with no
-break at all cost one quick search. ``join_all`` returns each text and what it changed,
+broken word does are counted (one fast scan of the texts per three-letter beginning), and
+texts with no break at all cost a substring test. ``join_all`` returns each text and what it changed,
 for the importers' reports (``joined_lines``).
 """
 
