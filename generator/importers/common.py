@@ -401,6 +401,19 @@ def check_status(target: Path, content: bytes, force: bool, problems: Problems) 
     return UPDATED if force else KEPT_EDITED
 
 
+def plan_paper_write(target: Path, content: bytes, force: bool, problems: Problems, warnings: list[str],
+                     actions: list[tuple[Path, bytes]], *, force_hint: str = "--force") -> str:
+    """The status of writing ``content`` to the paper file ``target`` (``check_status``): a file
+    edited by hand is kept, with a warning; one to create or update joins ``actions``."""
+    status = check_status(target, content, force, problems)
+    if status == KEPT_EDITED:
+        warnings.append(f"papers/{target.name}: differs from the import (edited by hand?); kept as it is — "
+                        f"use {force_hint} to overwrite it")
+    if status in (CREATED, UPDATED):
+        actions.append((target, content))
+    return status
+
+
 def write_planned(actions: list[tuple[Path, bytes]], folders: Sequence[Path], problems: Problems) -> None:
     """Last step of every importer: refuse if a target folder is a file, else write it all."""
     for directory in folders:

@@ -38,12 +38,11 @@ from ..text import plain_text
 from .common import (
     CREATED,
     MAX_INPUT_BYTES,
-    KEPT_EDITED,
     UPDATED,
     StatusCounts,
     Unreadable,
     add_author,
-    check_status,
+    plan_paper_write,
     clean_line,
     paper_file_text,
     paper_files,
@@ -385,14 +384,9 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
     actions: list[tuple[Path, bytes]] = []
     for paper in planned:
         target = papers_dir / f"{paper.slug}.md"
-        status = check_status(target, paper.content, force, problems)
-        if status == KEPT_EDITED:
-            warnings.append(f"papers/{paper.slug}.md: differs from the import (edited by hand?); kept as it is — "
-                            f"use --force to overwrite it")
-        if status in (CREATED, UPDATED):
-            actions.append((target, paper.content))
-            if paper.joined:
-                report.joined.append((f"papers/{paper.slug}.md", paper.joined))
+        status = plan_paper_write(target, paper.content, force, problems, warnings, actions)
+        if status in (CREATED, UPDATED) and paper.joined:
+            report.joined.append((f"papers/{paper.slug}.md", paper.joined))
         report.papers.append(RecordResult(paper.slug, status, paper.title, paper.tags, paper.file, paper.key))
     for venue_id in dict.fromkeys(p.venue for p in planned):
         planned_venue = new_venues.get(venue_id)

@@ -28,11 +28,10 @@ from ..content.taxonomy import read_taxonomy
 from ..errors import ContentError, Problems
 from .common import (
     CREATED,
-    KEPT_EDITED,
     KNOWN_VENUES,
     UPDATED,
     StatusCounts,
-    check_status,
+    plan_paper_write,
     clean_line,
     paper_file_text,
     paper_files,
@@ -272,14 +271,10 @@ def import_seeds(
                 slug, target = other, papers_dir / f"{other}.md"
                 warnings.append(f"papers/{paper.slug}.md: the same abstract is already in papers/{other}.md; "
                                 f"that file is used instead of creating a duplicate")
-        status = check_status(target, paper.content, force, problems)
-        if status == KEPT_EDITED:
-            warnings.append(f"papers/{slug}.md: differs from the import (edited by hand?); kept as it is — "
-                            f"use force=True (--force) to overwrite it")
-        if status in (CREATED, UPDATED):
-            actions.append((target, paper.content))
-            if paper.joined:
-                report.joined.append((f"papers/{slug}.md", paper.joined))
+        status = plan_paper_write(target, paper.content, force, problems, warnings, actions,
+                                  force_hint="force=True (--force)")
+        if status in (CREATED, UPDATED) and paper.joined:
+            report.joined.append((f"papers/{slug}.md", paper.joined))
         results.append(PaperResult(slug, status, paper.title, paper.tags, paper.provisional, paper.seed,
                                    paper.index))
     for venue in venues.values():
