@@ -378,7 +378,8 @@ def fold_authors(authors: tuple[AuthorRef, ...]) -> tuple[tuple[AuthorRef, ...],
 
 
 def _related(views: tuple[PaperView, ...]) -> dict[str, tuple[PaperView, ...]]:
-    indices = related_indices([(v.title_plain, v.abstract_plain) for v in views])
+    indices = related_indices([(v.title_plain, v.abstract_plain) for v in views],
+                              tags=[v.paper.tags for v in views])
     return {view.slug: tuple(views[j] for j in found) for view, found in zip(views, indices)}
 
 

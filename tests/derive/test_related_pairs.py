@@ -173,8 +173,6 @@ def test_the_pairs_name_papers_of_the_catalog(shown):
     assert len(MUST_RELATE) >= 8 and len(MUST_NOT_LEAD) >= 8
 
 
-@pytest.mark.xfail(strict=True, reason="generator/derive/views.py::_related does not pass the papers' tags to "
-                                       "related_indices yet (tags=[v.paper.tags for v in views]); its owner is asked to")
 def test_the_site_shows_these_lists(bundled_views, shown):
     site = bundled_views()
     assert {slug: [p.slug for p in papers] for slug, papers in site.related.items()} == shown
