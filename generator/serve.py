@@ -1,11 +1,13 @@
 """``build --serve``: preview on 127.0.0.1 with live reload.
 
 Sources (content, the theme's templates and static files, and the catalog's own
-``templates/`` and ``static/`` overrides, even before they exist) are polled by our own
-watcher, and a burst of saves is debounced into one rebuild, run off the server's event
-loop so the last good site keeps being served meanwhile. A failed rebuild prints the error
-and changes nothing. livereload only watches the marker file that every successful build
-rewrites, so browsers reload exactly once per successful build.
+``templates/`` and ``static/`` overrides, even before they exist) are watched through the
+operating system's file events (``watchfiles``; it polls by itself where events are not
+available), so an idle preview costs nothing and a save is noticed within ``STEP_MS``: a
+burst of saves arrives as one batch, rebuilt once, off the server's event loop so the last
+good site keeps being served meanwhile. A failed rebuild prints the error and changes
+nothing. livereload only watches the marker file that every successful build rewrites, so
+browsers reload exactly once per successful build.
 """
 
 from __future__ import annotations
@@ -13,56 +15,136 @@ from __future__ import annotations
 import os
 import sys
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Callable
 
 import click
 
 from .build import build
 from .errors import ContentError, OutputError
 from .options import BuildOptions, theme_of
-from .write.freshness import snapshot
+from .write.freshness import VERSION_CONTROL
 from .write.manifest import MARKER
 
-POLL_SECONDS = 0.3
-QUIET_SECONDS = 0.4  # wait until changes stop for this long before rebuilding
+STEP_MS = 50  # a batch of file events ends after this long without another one
+ROOTS_SECONDS = 0.5  # how often to look whether a watched folder appeared or vanished
 
 
 class Rebuilder:
-    """Debounced rebuilds: at most one at a time, one more queued if changes arrive meanwhile."""
+    """Rebuilds on request: at most one at a time, one more queued if changes arrive meanwhile."""
 
-    def __init__(self, options: BuildOptions, roots: list[Path], quiet: bool):
+    def __init__(self, options: BuildOptions, quiet: bool):
         self.options = options
-        self.roots = roots
         self.quiet = quiet
-        self.state = snapshot(roots)
-        self.last_change = 0.0
         self.pending = False
         self.running = False
         self.lock = threading.Lock()
         self.executor = ThreadPoolExecutor(max_workers=1)
 
-    def poll(self) -> None:
-        new = snapshot(self.roots)
-        if new != self.state:
-            changed = sorted(set(new.items()) ^ set(self.state.items()))
-            self.state = new
-            self.last_change = time.monotonic()
-            self.pending = True
-            if not self.quiet and changed:
-                click.echo(f"Changed: {os.path.relpath(changed[0][0])}"
-                           + (f" and {len(changed) - 1} more" if len(changed) > 1 else ""))
-        if self.pending and not self.running and time.monotonic() - self.last_change >= QUIET_SECONDS:
-            self.pending = False
+    def changed(self, paths: list[str]) -> None:
+        if not self.quiet and paths:
+            click.echo(f"Changed: {os.path.relpath(paths[0])}"
+                       + (f" and {len(paths) - 1} more" if len(paths) > 1 else ""))
+        with self.lock:
+            if self.running:
+                self.pending = True
+                return
             self.running = True
-            self.executor.submit(self._rebuild)
+        self.executor.submit(self._rebuild)
 
     def _rebuild(self) -> None:
-        try:
-            run_build(self.options, self.quiet)
-        finally:
-            self.running = False
+        while True:
+            try:
+                run_build(self.options, self.quiet)
+            finally:
+                with self.lock:
+                    again, self.pending = self.pending, False
+                    self.running = again
+            if not again:
+                return
+
+
+class Watcher:
+    """Calls ``on_change`` with the changed paths below ``roots`` (skipping version-control
+    folders and hidden files, as the build's fingerprint does) after each burst of saves.
+
+    Missing roots are watched for their arrival by a cheap existence check, and the event
+    watch restarts whenever the set of existing roots changes (the arrival is a change too)."""
+
+    def __init__(self, roots: list[Path], on_change: Callable[[list[str]], None]):
+        self.roots = [Path(os.path.abspath(r)) for r in roots]
+        self.on_change = on_change
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="papershelf-watch", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def close(self) -> None:
+        self.stop.set()
+
+    def _existing(self) -> tuple[Path, ...]:
+        return tuple(r for r in self.roots if r.is_dir() or r.is_file())
+
+    def _wanted(self, path: str) -> bool:
+        for root in self.roots:
+            try:
+                rel = Path(path).relative_to(root)
+            except ValueError:
+                continue
+            return not any(part in VERSION_CONTROL or part.startswith(".") for part in rel.parts)
+        return False
+
+    def _run(self) -> None:
+        import watchfiles
+
+        existing = self._existing()
+        while not self.stop.is_set():
+            restart = threading.Event()
+            # Any of the two ends the current watch: the server stops, or the roots changed.
+            watch_stop = _EitherEvent(self.stop, restart)
+            checker = threading.Thread(target=self._check_roots, args=(existing, restart), daemon=True)
+            checker.start()
+            if existing:
+                for changes in watchfiles.watch(*existing, watch_filter=lambda _c, p: self._wanted(p),
+                                                step=STEP_MS, stop_event=watch_stop,
+                                                raise_interrupt=False, ignore_permission_denied=True):
+                    self.on_change(sorted({path for _change, path in changes}))
+            else:
+                watch_stop.wait()
+            restart.set()
+            checker.join()
+            now = self._existing()
+            if now != existing and not self.stop.is_set():
+                self.on_change([str(r) for r in set(now) ^ set(existing)])
+            existing = now
+
+    def _check_roots(self, existing: tuple[Path, ...], restart: threading.Event) -> None:
+        while not (restart.is_set() or self.stop.is_set()):
+            if self._existing() != existing:
+                restart.set()
+                return
+            restart.wait(ROOTS_SECONDS)
+
+
+class _EitherEvent:
+    """Set when either of two events is (what ``watchfiles.watch`` asks of a stop event)."""
+
+    def __init__(self, a: threading.Event, b: threading.Event):
+        self.a, self.b = a, b
+
+    def is_set(self) -> bool:
+        return self.a.is_set() or self.b.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        while not self.is_set():
+            self.b.wait(0.1 if timeout is None else min(timeout, 0.1))
+            if timeout is not None:
+                timeout -= 0.1
+                if timeout <= 0:
+                    break
+        return self.is_set()
 
 
 def run_build(options: BuildOptions, quiet: bool, *, serving: bool = True) -> bool:
@@ -105,7 +187,6 @@ def _site_file_handler() -> type:
 
 def serve(options: BuildOptions, *, port: int, quiet: bool = False) -> None:
     from livereload import Server
-    from tornado import ioloop
 
     output = Path(options.output).resolve()
     had_site = (output / MARKER).is_file()
@@ -113,16 +194,17 @@ def serve(options: BuildOptions, *, port: int, quiet: bool = False) -> None:
     if not ok and not had_site:
         sys.exit(1)  # nothing to serve: the error is printed above
 
-    # Missing folders too (a missing one snapshots as one entry): creating the catalog's own
-    # templates/ or static/ is a change, which the next build picks up as an override.
+    # Missing folders too: creating the catalog's own templates/ or static/ is a change,
+    # which the next build picks up as an override.
     roots = [Path(options.content), *theme_of(options).inputs]
-    rebuilder = Rebuilder(options, roots, quiet)
+    rebuilder = Rebuilder(options, quiet)
+    watcher = Watcher(roots, rebuilder.changed)
 
     server = Server()
     server.SFH = _site_file_handler()
     # Reload browsers when a build succeeds (it writes a new marker file); sources are ours to watch.
     server.watch(str(output / MARKER))
-    ioloop.PeriodicCallback(rebuilder.poll, POLL_SECONDS * 1000).start()
+    watcher.start()
     click.echo(f"Serving {output} on http://127.0.0.1:{port}/ (Ctrl-C to stop)")
     try:
         server.serve(host="127.0.0.1", port=port, root=str(output), restart_delay=0)
@@ -130,4 +212,5 @@ def serve(options: BuildOptions, *, port: int, quiet: bool = False) -> None:
         click.echo(f"Error: cannot serve on port {port}: {exc.strerror}", err=True)
         sys.exit(1)
     finally:
+        watcher.close()
         rebuilder.executor.shutdown(wait=False, cancel_futures=True)
