@@ -1,7 +1,9 @@
 /*
- * Papershelf search engine: queries the prebuilt Lunr indexes written by
- * generator/outputs/search/. Runs in a Web Worker (search-worker.js), on the page as a
- * fallback, and under Node for the parity tests. Needs lunr.js 2.3.9.
+ * Papershelf search engine: queries the search files written by generator/outputs/search/
+ * (an index split by term: a query fetches the dictionary and postings files of its words,
+ * and the display records of the results on screen). Runs in a Web Worker
+ * (search-worker.js), on the page as a fallback, and under Node for the parity tests.
+ * Uses lunr.js 2.3.9 for its stemmer and stop words; the postings carry Lunr's weights.
  *
  * The query code here and SearchEngine in tests/outputs/search_engine.py are twins: the same folding and
  * tokenizing (table in meta.json), the same lunr.js stemmer (ported to Python), the same
@@ -165,108 +167,327 @@
 
   /* ---------------------------------------------------------------- engine */
 
-  // One loaded index part. Besides the lunr.Index, each field's postings are laid out as
-  // flat arrays by term (refs and weights, read from lunr's field vectors) so a query
-  // touches only numbers; the weights are lunr's, unchanged.
-  function Part(spec, serialized, words) {
-    this.name = spec.name;
-    this.fields = spec.fields;
-    this.index = lunr.Index.load(serialized);
-    this.inverted = this.index.invertedIndex;
-    this.tokenSet = this.index.tokenSet;
-    var nTerms = 0;
-    for (var term in this.inverted) nTerms = Math.max(nTerms, this.inverted[term]._index + 1);
-    var vectors = this.index.fieldVectors, postings = {};
-    this.fields.forEach(function (field) {
-      var counts = new Int32Array(nTerms + 1), keys = [], prefix = field + "/";
-      Object.keys(vectors).forEach(function (key) {
-        if (key.lastIndexOf(prefix, 0) !== 0) return;
-        keys.push(key);
-        var el = vectors[key].elements;
-        for (var i = 0; i < el.length; i += 2) counts[el[i] + 1]++;
-      });
-      for (var t = 0; t < nTerms; t++) counts[t + 1] += counts[t];
-      var fill = counts.slice(0, nTerms), refs = new Int32Array(counts[nTerms]), values = new Float64Array(counts[nTerms]);
-      keys.forEach(function (key) {
-        var ref = +key.slice(prefix.length), el = vectors[key].elements;
-        for (var i = 0; i < el.length; i += 2) {
-          var at = fill[el[i]]++;
-          refs[at] = ref;
-          values[at] = el[i + 1];
-        }
-      });
-      postings[field] = { offsets: counts, refs: refs, values: values };
+  function codePoints(text) { return ASCII_TEXT.test(text) ? text.split("") : Array.from(text); }
+
+  // Same as shards.bucket: the first two characters (code points).
+  function bucket(word) { return ASCII_TEXT.test(word) ? word.slice(0, 2) : codePoints(word).slice(0, 2).join(""); }
+
+  // Same as shards.typo_buckets: {first: the first character (all its buckets), extra: [buckets]}.
+  var TAIL = " ";
+  function typoBuckets(word) {
+    var c = codePoints(word), first = c.slice(0, 1).join(""), extra = [];
+    function add(b) { if (b && extra.indexOf(b) < 0) extra.push(b); }
+    [c.slice(1), c.slice(1, 2).concat(c.slice(0, 1), c.slice(2))].forEach(function (w) {
+      var b = w.slice(0, 2).join("");
+      if (b && codePoints(b)[0] !== first) add(b);
     });
-    this.postings = postings;
-    var surface = new Map(), list = [];
-    Object.keys(words).forEach(function (term) {
-      words[term].split(" ").forEach(function (w) {
-        if (w && !surface.has(w)) { surface.set(w, term); list.push(w); }
-      });
-    });
-    list.sort(byCodeUnits);
-    this.words = surface;
-    this.wordSet = lunr.TokenSet.fromArray(list);
+    add(TAIL + c.slice(0, 2).join(""));
+    if (c.length > 1) add(TAIL + c.slice(1, 3).join(""));
+    return { first: first, extra: extra };
   }
 
-  Part.prototype.termIndex = function (term) {
-    var posting = Object.prototype.hasOwnProperty.call(this.inverted, term) ? this.inverted[term] : null;
-    return posting ? posting._index : -1;
-  };
+  // Whether a and b (arrays of code points) are at most one insertion, deletion,
+  // substitution or swap of neighbours apart (what lunr's fuzzy match with distance 1 finds).
+  function oneEdit(a, b) {
+    var la = a.length, lb = b.length;
+    if (Math.abs(la - lb) > 1) return false;
+    var i = 0;
+    while (i < la && i < lb && a[i] === b[i]) i++;
+    if (i === la && i === lb) return true;
+    var j = 0;
+    while (j < la - i && j < lb - i && a[la - 1 - j] === b[lb - 1 - j]) j++;
+    if (la === lb) {
+      if (i + j >= la - 1) return true; // one substitution
+      return i + j === la - 2 && a[i] === b[i + 1] && a[i + 1] === b[i]; // a swap
+    }
+    return i + j >= Math.min(la, lb); // one insertion or deletion
+  }
+
+  // The dictionary file holding a bucket: meta.dict lists the first bucket of each file.
+  function dictFile(starts, b) {
+    var lo = 0, hi = starts.length - 1, found = 0;
+    while (lo <= hi) {
+      var mid = (lo + hi) >> 1;
+      if (starts[mid] <= b) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return found;
+  }
 
   function Engine(meta) {
     this.meta = meta;
     this.folder = new Folder(meta.fold);
     this.settings = meta.query;
-    this.parts = [];
-    this.docs = null;
-    this.refs = [];
-    this.df = new Map();
     this.size = meta.count;
+    this.dictLoaded = new Set(); // dictionary file numbers
+    this.buckets = new Map(); // bucket -> entries [word, term or "", df, postings file]
+    this.postings = new Map(); // term -> {refs, fields, values}
+    this.records = []; // ref -> display record, as chunks arrive
   }
 
-  Engine.prototype.addPart = function (spec, serialized, words) {
-    var part = new Part(spec, serialized, words);
-    var order = this.meta.parts.map(function (p) { return p.name; });
-    this.parts.push(part);
-    this.parts.sort(function (a, b) { return order.indexOf(a.name) - order.indexOf(b.name); });
-    this.df = new Map();
-    return part;
+  /* Files. Each add* takes a parsed file; *Needed says which files a step still lacks. */
+
+  Engine.prototype.addDict = function (n, data) {
+    this.dictLoaded.add(n);
+    for (var b in data) this.buckets.set(b, data[b]);
   };
 
-  Engine.prototype.setDocs = function (docs) {
-    this.docs = docs;
-    var refs = this.refs = [], records = this.records = [];
-    Object.keys(docs).forEach(function (slug) { refs[docs[slug].i] = slug; records[docs[slug].i] = docs[slug]; });
-    this.size = Math.max(this.size || 0, refs.length);
-    // Filter values as small numbers, for counting them over thousands of results.
-    var codes = this.codes = { venue: new Map(), tag: new Map(), year: new Map() };
-    function code(map, key) {
-      var c = map.get(key);
-      if (c === undefined) { c = map.size; map.set(key, c); }
-      return c;
+  Engine.prototype.addTerms = function (data) {
+    for (var term in data) {
+      var flat = data[term], n = flat.length / 2, refs = new Int32Array(n), fields = new Uint8Array(n);
+      var values = new Float64Array(n), ref = 0;
+      for (var i = 0; i < n; i++) {
+        var code = flat[2 * i];
+        ref += code >> 2;
+        refs[i] = ref;
+        fields[i] = code & 3;
+        values[i] = flat[2 * i + 1];
+      }
+      this.postings.set(term, { refs: refs, fields: fields, values: values });
     }
-    var n = refs.length, venue = new Int32Array(n), year = new Int32Array(n), tagStart = new Int32Array(n + 1), tags = [];
+  };
+
+  Engine.prototype.addDocs = function (n, records) {
+    var first = n * this.meta.docChunk;
+    for (var i = 0; i < records.length; i++) this.records[first + i] = records[i];
+  };
+
+  // Facets: venue and tags of each paper as numbers (the year is the venue's).
+  Engine.prototype.setFacets = function (data) {
+    var meta = this.meta, n = data.v.length;
+    var codes = this.codes = { venue: new Map(), tag: new Map(), year: new Map() };
+    var venueYear = [];
+    meta.venues.forEach(function (v, i) {
+      codes.venue.set(v.id, i);
+      var y = String(v.year);
+      if (!codes.year.has(y)) codes.year.set(y, codes.year.size);
+      venueYear[i] = codes.year.get(y);
+    });
+    meta.tags.forEach(function (t, i) { codes.tag.set(t.id, i); });
+    var venue = new Int32Array(n), year = new Int32Array(n), tagStart = new Int32Array(n + 1), tags = [];
     for (var r = 0; r < n; r++) {
-      var d = records[r];
-      venue[r] = code(codes.venue, d.v);
-      year[r] = code(codes.year, String(d.y));
+      venue[r] = data.v[r];
+      year[r] = venueYear[data.v[r]];
       tagStart[r] = tags.length;
-      for (var g = 0; g < d.g.length; g++) tags.push(code(codes.tag, d.g[g]));
+      for (var g = 0; g < data.g[r].length; g++) tags.push(data.g[r][g]);
     }
     tagStart[n] = tags.length;
+    this.years = meta.venues.map(function (v) { return v.year; });
     this.docCodes = { venue: venue, year: year, tagStart: tagStart, tags: Int32Array.from(tags) };
+    this.size = n;
+  };
+
+  // The dictionary files a query's words need: the buckets of each word's stem and of the
+  // half-typed last word itself, and for a typo the buckets of words one edit away.
+  Engine.prototype.dictNeeded = function (units) {
+    var self = this, s = this.settings, starts = this.meta.dict, files = new Set();
+    function add(b, through) {
+      if (!starts.length) return;
+      for (var n = dictFile(starts, b), last = dictFile(starts, through || b); n <= last; n++) {
+        if (!self.dictLoaded.has(n)) files.add(n);
+      }
+    }
+    units.forEach(function (unit) {
+      var word = unit.word, exact = stem(word);
+      add(bucket(exact));
+      if (unit.prefix && cpLength(word) >= s.minPrefix) add(bucket(word));
+      if (cpLength(word) >= s.minFuzzy && ASCII_WORD.test(word)) {
+        [word, exact].forEach(function (text) {
+          var typo = typoBuckets(text);
+          add(typo.first, typo.first + "\uffff");
+          typo.extra.forEach(function (b) { add(b); });
+        });
+      }
+    });
+    return Array.from(files).sort(function (a, b) { return a - b; });
+  };
+
+  // The loaded buckets whose first character is `first`.
+  Engine.prototype.bucketsOf = function (first) {
+    var out = [];
+    this.buckets.forEach(function (_, b) { if (codePoints(b)[0] === first) out.push(b); });
+    return out;
+  };
+
+  Engine.prototype.entries = function (b) { return this.buckets.get(b) || []; };
+
+  Engine.prototype.termsNeeded = function (expansions) {
+    var self = this, files = new Set();
+    expansions.forEach(function (found) {
+      found.forEach(function (_, term) { if (!self.postings.has(term)) files.add(self.info.get(term)[1]); });
+    });
+    return Array.from(files);
+  };
+
+  Engine.prototype.docsNeeded = function (refs) {
+    var self = this, files = new Set();
+    refs.forEach(function (r) { if (!self.records[r]) files.add(Math.floor(r / self.meta.docChunk)); });
+    return Array.from(files);
+  };
+
+  /* Ranking. */
+
+  Engine.prototype.strongest = function (terms) {
+    var info = this.info, unique = Array.from(new Set(terms));
+    unique.sort(function (a, b) { return (info.get(b)[0] - info.get(a)[0]) || byCodeUnits(a, b); });
+    return unique.slice(0, this.settings.maxExpansions);
+  };
+
+  // Index terms a query word stands for, with their weights (exact > prefix > typo); its
+  // buckets must be loaded. Notes each term's document frequency and postings file in `info`.
+  Engine.prototype.expand = function (unit) {
+    var self = this, found = new Map(), w = this.settings.weights, word = unit.word, exact = stem(word);
+    var info = this.info;
+    function note(entry) {
+      var term = entry[1] || entry[0];
+      if (!info.has(term)) info.set(term, [entry[2], entry[3]]);
+      return term;
+    }
+    function put(terms, weight) {
+      terms.forEach(function (term) { if (!(found.get(term) >= weight)) found.set(term, weight); });
+    }
+    if (unit.prefix && cpLength(word) >= this.settings.minPrefix) {
+      // A completion weighs by how much of it was typed: "graph" -> "graphs" > "graphics".
+      var typed = new Map(), length = cpLength(word);
+      this.entries(bucket(word)).forEach(function (entry) {
+        if (entry[0].lastIndexOf(word, 0) !== 0) return;
+        var term = note(entry), share = length / cpLength(entry[0]);
+        if (!(typed.get(term) >= share)) typed.set(term, share);
+      });
+      this.strongest(Array.from(typed.keys())).forEach(function (term) { put([term], w.prefix * typed.get(term)); });
+    }
+    if (cpLength(word) >= this.settings.minFuzzy && ASCII_WORD.test(word)) {
+      var candidates = [];
+      Array.from(new Set([word, exact])).forEach(function (text) {
+        var chars = codePoints(text), typo = typoBuckets(text);
+        self.bucketsOf(typo.first).concat(typo.extra).forEach(function (b) {
+          self.entries(b).forEach(function (entry) {
+            if (oneEdit(chars, codePoints(entry[0]))) candidates.push(note(entry));
+          });
+        });
+      });
+      put(this.strongest(candidates), w.fuzzy);
+    }
+    this.entries(bucket(exact)).forEach(function (entry) {
+      if (entry[0] === exact && !entry[1]) { note(entry); put([exact], w.exact); }
+    });
+    return found;
+  };
+
+  // The expansions of every word (their buckets must be loaded).
+  Engine.prototype.expandAll = function (units) {
+    var self = this;
+    this.info = new Map();
+    return units.map(function (unit) { return self.expand(unit); });
+  };
+
+  // Adds into `best` (by ref) the unit's score: for each term, weight x the sum of the
+  // term's weights over the fields (in their order), the best term counting.
+  // Returns the refs touched.
+  Engine.prototype.unitScores = function (expansions, best, seen) {
+    var postings = this.postings, touched = [];
+    Array.from(expansions.keys()).sort(byCodeUnits).forEach(function (term) {
+      var weight = expansions.get(term), p = postings.get(term), n = p.refs.length, i = 0;
+      while (i < n) {
+        var ref = p.refs[i], sum = p.values[i++];
+        while (i < n && p.refs[i] === ref) sum += p.values[i++];
+        if (!seen[ref]) { seen[ref] = 1; touched.push(ref); }
+        var score = weight * sum;
+        if (score > best[ref]) best[ref] = score;
+      }
+    });
+    for (var k = 0; k < touched.length; k++) seen[touched[k]] = 0;
+    return touched;
+  };
+
+  // Work arrays, one slot per paper, reused from query to query (no garbage per keystroke).
+  Engine.prototype.scratch = function () {
+    var n = this.size, s = this.buffers;
+    if (!s || s.n !== n) {
+      s = this.buffers = { n: n, scores: new Float64Array(n), coverage: new Int32Array(n), any: new Uint8Array(n),
+        best: new Float64Array(n), seen: new Uint8Array(n) };
+    }
+    s.scores.fill(0); s.coverage.fill(0); s.any.fill(0); s.best.fill(0); s.seen.fill(0);
+    return s;
+  };
+
+  // Ranks the papers for a query whose files are loaded: same as SearchEngine.search in
+  // tests/outputs/search_engine.py.
+  Engine.prototype.rank = function (units, expansions) {
+    var self = this, work = this.scratch();
+    var scores = work.scores, coverage = work.coverage, any = work.any, best = work.best;
+    var terms = new Set(), required = 0, hit = [];
+    units.forEach(function (unit, u) {
+      var found = expansions[u];
+      found.forEach(function (_, term) { terms.add(term); });
+      if (unit.required) required++;
+      var touched = self.unitScores(found, best, work.seen);
+      for (var k = 0; k < touched.length; k++) {
+        var ref = touched[k], score = best[ref];
+        best[ref] = 0;
+        if (!(score > 0)) continue;
+        if (!any[ref]) { any[ref] = 1; hit.push(ref); }
+        scores[ref] += score;
+        if (unit.required) coverage[ref]++;
+      }
+    });
+    return { units: units, scores: scores, coverage: coverage, hit: hit, required: required, terms: terms };
+  };
+
+  Engine.prototype.units = function (query) { return queryUnits(this.folder, this.settings, query); };
+
+  // The whole query at once, for callers that have every file (the tests under Node).
+  Engine.prototype.search = function (query, filters) {
+    var units = this.units(query);
+    return this.select(this.rank(units, this.expandAll(units)), filters);
+  };
+
+  // The papers of a ranking (``rank``) that pass ``filters``, best first; all words are
+  // required if any of them has all.
+  Engine.prototype.select = function (ranked, filters) {
+    var self = this, scores = ranked.scores, coverage = ranked.coverage;
+    var candidates = filters ? ranked.hit.filter(function (ref) { return self.passes(ref, filters); }) : ranked.hit;
+    var partial = false;
+    if (ranked.required) {
+      var complete = candidates.filter(function (r) { return coverage[r] === ranked.required; });
+      if (complete.length || !candidates.length) candidates = complete;
+      else partial = true;
+    }
+    candidates.sort(function (a, b) {
+      return (coverage[b] - coverage[a]) || (scores[b] - scores[a]) || (a - b);
+    });
+    return { refs: candidates, scores: scores, coverage: coverage, partial: partial, terms: ranked.terms,
+      words: ranked.units.length };
+  };
+
+  Engine.prototype.passes = function (ref, filters) {
+    if (!filters) return true;
+    var dc = this.docCodes, codes = this.codes;
+    if (filters.venue && dc.venue[ref] !== codes.venue.get(filters.venue)) return false;
+    if (filters.year && dc.year[ref] !== codes.year.get(String(filters.year))) return false;
+    if (filters.tag) {
+      var want = codes.tag.get(filters.tag), ok = false;
+      for (var g = dc.tagStart[ref]; g < dc.tagStart[ref + 1]; g++) if (dc.tags[g] === want) ok = true;
+      if (!ok) return false;
+    }
+    return true;
+  };
+
+  // Every paper, newest first (browsing with filters and no words).
+  Engine.prototype.browse = function () {
+    var year = this.docCodes.year, years = [], all = [];
+    this.codes.year.forEach(function (c, y) { years[c] = +y; });
+    for (var r = 0; r < this.size; r++) all.push(r);
+    all.sort(function (a, b) { return (years[year[b]] - years[year[a]]) || (a - b); });
+    return { refs: all, partial: false, terms: new Set(), words: 0 };
   };
 
   // Counts of each venue, tag and year among `refs`, each among the refs that pass the
   // other two filters; and the refs that pass all three, in order.
   Engine.prototype.facets = function (refs, active) {
     var codes = this.codes, dc = this.docCodes;
-    var want = {
-      venue: active.venue ? (codes.venue.has(active.venue) ? codes.venue.get(active.venue) : -2) : -1,
-      tag: active.tag ? (codes.tag.has(active.tag) ? codes.tag.get(active.tag) : -2) : -1,
-      year: active.year ? (codes.year.has(active.year) ? codes.year.get(active.year) : -2) : -1,
-    };
+    function wanted(map, key) { return key ? (map.has(key) ? map.get(key) : -2) : -1; }
+    var want = { venue: wanted(codes.venue, active.venue), tag: wanted(codes.tag, active.tag),
+      year: wanted(codes.year, active.year) };
     var venues = new Int32Array(codes.venue.size), tagCounts = new Int32Array(codes.tag.size);
     var years = new Int32Array(codes.year.size), matching = [];
     for (var k = 0; k < refs.length; k++) {
@@ -286,172 +507,6 @@
     }
     return { matching: matching,
       counts: { venue: named(codes.venue, venues), tag: named(codes.tag, tagCounts), year: named(codes.year, years) } };
-  };
-
-  Engine.prototype.docFreq = function (term) {
-    var n = this.df.get(term);
-    if (n !== undefined) return n;
-    n = 0;
-    this.parts.forEach(function (part) {
-      var t = part.termIndex(term);
-      if (t < 0) return;
-      part.fields.forEach(function (f) { var o = part.postings[f].offsets; n += o[t + 1] - o[t]; });
-    });
-    this.df.set(term, n);
-    return n;
-  };
-
-  Engine.prototype.known = function (term) {
-    return this.parts.some(function (part) { return part.termIndex(term) >= 0; });
-  };
-
-  Engine.prototype.strongest = function (terms) {
-    var self = this, unique = Array.from(new Set(terms));
-    unique.sort(function (a, b) { return (self.docFreq(b) - self.docFreq(a)) || byCodeUnits(a, b); });
-    return unique.slice(0, this.settings.maxExpansions);
-  };
-
-  function matches(tokenSet, pattern) { return tokenSet.intersect(pattern).toArray(); }
-
-  // Index terms a query word stands for, with their weights (exact > prefix > typo).
-  Engine.prototype.expand = function (unit) {
-    var self = this, found = new Map(), w = this.settings.weights, word = unit.word, exact = stem(word);
-    function put(terms, weight) {
-      terms.forEach(function (term) {
-        if (self.known(term) && !(found.get(term) >= weight)) found.set(term, weight);
-      });
-    }
-    function collect(pattern) {
-      var out = [];
-      self.parts.forEach(function (part) {
-        out.push.apply(out, matches(part.tokenSet, pattern));
-        matches(part.wordSet, pattern).forEach(function (s) { out.push(part.words.get(s)); });
-      });
-      return out;
-    }
-    if (unit.prefix && cpLength(word) >= this.settings.minPrefix) {
-      // A completion weighs by how much of it was typed: "graph" -> "graphs" > "graphics".
-      var pattern = lunr.TokenSet.fromString(word + "*"), typed = new Map(), length = cpLength(word);
-      var note = function (term, completion) {
-        var share = length / cpLength(completion);
-        if (!(typed.get(term) >= share)) typed.set(term, share);
-      };
-      self.parts.forEach(function (part) {
-        matches(part.tokenSet, pattern).forEach(function (t) { note(t, t); });
-        matches(part.wordSet, pattern).forEach(function (s) { note(part.words.get(s), s); });
-      });
-      this.strongest(Array.from(typed.keys())).forEach(function (term) { put([term], w.prefix * typed.get(term)); });
-    }
-    if (cpLength(word) >= this.settings.minFuzzy && ASCII_WORD.test(word)) {
-      var candidates = [];
-      Array.from(new Set([word, exact])).forEach(function (text) {
-        candidates.push.apply(candidates, collect(lunr.TokenSet.fromFuzzyString(text, 1)));
-      });
-      put(this.strongest(candidates), w.fuzzy);
-    }
-    put([exact], w.exact);
-    return found;
-  };
-
-  // Adds into `best` (by ref) the unit's score: for each term, weight x the sum of the
-  // term's weights over the parts and fields (in their order), the best term counting.
-  // Returns the refs touched.
-  Engine.prototype.unitScores = function (expansions, best, sums, seen) {
-    var parts = this.parts, touched = [];
-    Array.from(expansions.keys()).sort(byCodeUnits).forEach(function (term) {
-      var weight = expansions.get(term), list = [];
-      parts.forEach(function (part) {
-        var t = part.termIndex(term);
-        if (t < 0) return;
-        part.fields.forEach(function (field) {
-          var p = part.postings[field], end = p.offsets[t + 1];
-          for (var i = p.offsets[t]; i < end; i++) {
-            var ref = p.refs[i];
-            if (!seen[ref]) { seen[ref] = 1; touched.push(ref); }
-            if (sums[ref] === -1) { sums[ref] = p.values[i]; list.push(ref); }
-            else sums[ref] += p.values[i];
-          }
-        });
-      });
-      for (var k = 0; k < list.length; k++) {
-        var r = list[k], score = weight * sums[r];
-        if (score > best[r]) best[r] = score;
-        sums[r] = -1;
-      }
-    });
-    for (var k = 0; k < touched.length; k++) seen[touched[k]] = 0;
-    return touched;
-  };
-
-  // Work arrays, one slot per paper, reused from query to query (no garbage per keystroke).
-  Engine.prototype.scratch = function () {
-    var n = this.size, s = this.buffers;
-    if (!s || s.n !== n) {
-      s = this.buffers = { n: n, scores: new Float64Array(n), coverage: new Int32Array(n), any: new Uint8Array(n),
-        best: new Float64Array(n), sums: new Float64Array(n), seen: new Uint8Array(n) };
-    }
-    s.scores.fill(0); s.coverage.fill(0); s.any.fill(0); s.best.fill(0); s.sums.fill(-1); s.seen.fill(0);
-    return s;
-  };
-
-  // Ranks the papers for a query: same as SearchEngine.search in tests/outputs/search_engine.py.
-  Engine.prototype.rank = function (query) {
-    var self = this, units = queryUnits(this.folder, this.settings, query), work = this.scratch();
-    var scores = work.scores, coverage = work.coverage, any = work.any, best = work.best, sums = work.sums;
-    var terms = new Set(), required = 0, hit = [];
-    units.forEach(function (unit) {
-      var expansions = self.expand(unit);
-      expansions.forEach(function (_, term) { terms.add(term); });
-      if (unit.required) required++;
-      var touched = self.unitScores(expansions, best, sums, work.seen);
-      for (var k = 0; k < touched.length; k++) {
-        var ref = touched[k], score = best[ref];
-        best[ref] = 0;
-        if (!(score > 0)) continue;
-        if (!any[ref]) { any[ref] = 1; hit.push(ref); }
-        scores[ref] += score;
-        if (unit.required) coverage[ref]++;
-      }
-    });
-    return { units: units, scores: scores, coverage: coverage, hit: hit, required: required, terms: terms };
-  };
-
-  Engine.prototype.search = function (query, filters) {
-    return this.select(this.rank(query), filters);
-  };
-
-  // The papers of a ranking (``rank``) that pass ``filters``, best first; all words are
-  // required if any of them has all.
-  Engine.prototype.select = function (ranked, filters) {
-    var self = this, scores = ranked.scores, coverage = ranked.coverage;
-    var candidates = filters ? ranked.hit.filter(function (ref) { return self.passes(ref, filters); }) : ranked.hit;
-    var partial = false;
-    if (ranked.required) {
-      var complete = candidates.filter(function (r) { return coverage[r] === ranked.required; });
-      if (complete.length || !candidates.length) candidates = complete;
-      else partial = true;
-    }
-    candidates.sort(function (a, b) {
-      return (coverage[b] - coverage[a]) || (scores[b] - scores[a]) || (a - b);
-    });
-    return {
-      refs: candidates,
-      scores: scores,
-      coverage: coverage,
-      partial: partial,
-      terms: ranked.terms,
-      words: ranked.units.length,
-    };
-  };
-
-  Engine.prototype.passes = function (ref, filters) {
-    if (!filters) return true;
-    var d = this.records[ref];
-    if (!d) return false;
-    if (filters.venue && d.v !== filters.venue) return false;
-    if (filters.tag && d.g.indexOf(filters.tag) < 0) return false;
-    if (filters.year && String(d.y) !== String(filters.year)) return false;
-    return true;
   };
 
   /* ---------------------------------------------------------------- highlighting */
@@ -526,188 +581,167 @@
 
   /* ---------------------------------------------------------------- service */
 
-  // The search service behind the page: loads the files in stages and answers queries.
-  // `post(message)` sends to the page; `fetchJSON(path)` returns a promise of parsed JSON.
-  var SNIPPET_DELAY = 120; // ms
+  // The search service behind the page. `post(message)` sends to the page; `fetchJSON(path)`
+  // returns a promise of parsed JSON. Loads meta.json and the facets, then for each query
+  // the dictionary files of its words, the postings files of their terms and the display
+  // chunks of the results on screen, each file once; answers only when all are there.
+  var MAX_TEXTS = 400;
 
   function Service(post, fetchJSON) {
     this.post = post;
     this.fetchJSON = fetchJSON;
     this.engine = null;
-    this.stage = "loading";
     this.last = null;
-    this.shards = new Map();
-    this.pending = new Map();
+    this.files = new Map(); // path -> promise of its parsed JSON
+    this.texts = new Map(); // slug -> abstract text (from the paper's page, sent by the page)
+    this.shown = null; // the last results: {id, terms, slugs}
+    this.failed = null;
   }
 
   Service.prototype.handle = function (message) {
     if (message.type === "init") return this.load(message.base);
     if (message.type === "query") {
       this.last = message;
-      if (this.engine && this.engine.docs) this.answer(message);
+      if (this.engine) this.answer(message);
     }
+    if (message.type === "texts") this.addTexts(message);
   };
 
-  // Answers a query; a failure still answers (with the error), so the page never waits.
-  Service.prototype.answer = function (message) {
-    try {
-      this.respond(message);
-    } catch (error) {
-      this.post({ type: "results", id: message.id, q: message.q || "", filters: message.filters || {}, total: 0,
-        partial: false, browsing: false, hits: [], facets: { venue: {}, tag: {}, year: {} }, stage: this.stage,
-        waiting: this.waiting || [], error: String(error && error.message || error) });
-    }
+  Service.prototype.fail = function (error, message) {
+    this.failed = String(error && error.message || error);
+    this.post({ type: "state", state: "error", message: this.failed, id: message ? message.id : 0 });
   };
 
-  // Loads meta.json, then the first index part with the document store (enough for a
-  // first answer), then the other parts one after the other; after each step the last
-  // query is answered again with what is loaded.
   Service.prototype.load = function (base) {
     var self = this;
     this.base = base;
     return this.fetchJSON(base + "search/meta.json?t=" + Date.now()).then(function (meta) {
       self.meta = meta;
       self.version = "?v=" + encodeURIComponent(meta.build);
-      self.engine = new Engine(meta);
-      self.post({ type: "meta", meta: { venues: meta.venues, tags: meta.tags, count: meta.count, parts: meta.parts } });
-      var first = meta.parts[0];
-      return Promise.all([self.get(first.index), self.get(first.words), self.get("search/docs.json")])
-        .then(function (loaded) {
-          self.engine.addPart(first, loaded[0], loaded[1]);
-          self.engine.setDocs(loaded[2]);
-          self.loaded();
-          return meta.parts.slice(1).reduce(function (chain, spec) {
-            return chain.then(function () {
-              return Promise.all([self.get(spec.index), self.get(spec.words)]).then(function (l) {
-                self.engine.addPart(spec, l[0], l[1]);
-                self.loaded();
-              });
-            });
-          }, Promise.resolve());
-        });
-    }).catch(function (error) {
-      self.post({ type: "state", state: "error", message: String(error && error.message || error) });
-    });
-  };
-
-  Service.prototype.loaded = function () {
-    var have = this.engine.parts.map(function (p) { return p.name; });
-    var waiting = this.meta.parts.filter(function (p) { return have.indexOf(p.name) < 0; });
-    this.stage = waiting.length ? "partial" : "ready";
-    this.waiting = [];
-    var self = this;
-    waiting.forEach(function (p) { self.waiting.push.apply(self.waiting, p.fields); });
-    this.post({ type: "state", state: this.stage, waiting: this.waiting });
-    if (this.last) this.answer(this.last);
+      return self.get("search/facets.json").then(function (facets) {
+        self.engine = new Engine(meta);
+        self.engine.setFacets(facets);
+        self.post({ type: "meta", meta: { venues: meta.venues, tags: meta.tags, count: meta.count } });
+        self.post({ type: "state", state: "ready" });
+        if (self.last) self.answer(self.last);
+      });
+    }).catch(function (error) { self.fail(error, self.last); });
   };
 
   Service.prototype.get = function (path) {
-    return this.fetchJSON(this.base + path + this.version);
-  };
-
-  Service.prototype.shard = function (n) {
-    var self = this;
-    if (this.shards.has(n)) return Promise.resolve(this.shards.get(n));
-    if (!this.pending.has(n)) {
-      this.pending.set(n, this.get("search/text/" + n + ".json").then(function (data) {
-        self.shards.set(n, data);
-        self.pending.delete(n);
-        return data;
-      }, function (error) {
-        self.pending.delete(n);
+    var self = this, url = this.base + path + this.version;
+    if (!this.files.has(url)) {
+      this.files.set(url, this.fetchJSON(url).catch(function (error) {
+        self.files.delete(url); // a later query tries again
         throw error;
       }));
     }
-    return this.pending.get(n);
+    return this.files.get(url);
   };
 
-  Service.prototype.abstractOf = function (slug, ref) {
-    var shard = this.shards.get(Math.floor(ref / this.meta.shardSize));
-    return shard ? (shard[slug] || "") : null;
+  // Loads the numbered files of `folder` and hands each to `add(n, data)`.
+  Service.prototype.fetchAll = function (folder, numbers, add) {
+    var self = this;
+    return Promise.all(numbers.map(function (n) {
+      return self.get("search/" + folder + "/" + n + ".json").then(function (data) { add(n, data); });
+    }));
   };
 
-  Service.prototype.respond = function (message) {
-    var engine = this.engine, self = this, started = Date.now();
-    var filters = message.filters || {};
-    var query = message.q || "";
-    var hasQuery = !!query.trim();
-    var result, ranked;
-    if (hasQuery) {
-      ranked = engine.rank(query);
+  // Answers a query once its files are loaded; a file that fails gives the error state.
+  Service.prototype.answer = function (message) {
+    var self = this, engine = this.engine, started = Date.now(), waited = 0;
+    var query = message.q || "", units = query.trim() ? engine.units(query) : null, expansions = null;
+    var step = Promise.resolve();
+    if (units) {
+      step = this.fetchAll("dict", engine.dictNeeded(units), function (n, d) { engine.addDict(n, d); })
+        .then(function () {
+          expansions = engine.expandAll(units);
+          return self.fetchAll("terms", engine.termsNeeded(expansions), function (n, d) { engine.addTerms(d); });
+        });
+    }
+    var computed;
+    return step.then(function () {
+      waited = Date.now() - started;
+      computed = self.compute(message, units, expansions);
+      return self.fetchAll("docs", engine.docsNeeded(computed.page), function (n, d) { engine.addDocs(n, d); });
+    }).then(function () {
+      self.failed = null;
+      self.respond(message, computed, Date.now() - started - waited);
+    }).catch(function (error) {
+      self.fail(error, message);
+    });
+  };
+
+  Service.prototype.compute = function (message, units, expansions) {
+    var engine = this.engine, filters = message.filters || {}, result, ranked;
+    if (units) {
+      ranked = engine.rank(units, expansions);
       result = engine.select(ranked, null);
     } else {
-      // No words: every paper, newest first then by title (browsing with filters).
-      var all = engine.refs.map(function (_, i) { return i; }), records = engine.records;
-      all.sort(function (a, b) { return (records[b].y - records[a].y) || (a - b); });
-      result = { refs: all, partial: false, terms: new Set(), words: 0 };
+      result = engine.browse();
     }
     var active = { venue: filters.venue || "", tag: filters.tag || "", year: String(filters.year || "") };
-    var counted = engine.facets(result.refs, active), matching = counted.matching, facets = counted.counts;
-    if (hasQuery && !matching.length && (active.venue || active.tag || active.year)) {
+    var counted = engine.facets(result.refs, active), matching = counted.matching;
+    if (units && !matching.length && (active.venue || active.tag || active.year)) {
       // Papers with every word exist, but none within the filters: the papers within them
       // that have some of the words, as the search in Python (filters first) answers.
       var within = engine.select(ranked, active);
-      matching = engine.facets(within.refs, active).matching;
-      if (matching.length) result = within;
+      var inside = engine.facets(within.refs, active).matching;
+      if (inside.length) { result = within; matching = inside; }
     }
-    var limit = Math.max(1, Math.min(message.limit || 20, 1000));
-    var page = matching.slice(0, limit);
-    var missing = new Set();
-    var hits = page.map(function (ref) {
-      var slug = engine.refs[ref], d = engine.docs[slug];
-      var abstract = self.abstractOf(slug, ref);
-      if (abstract === null) missing.add(Math.floor(ref / self.meta.shardSize));
-      return self.describe(slug, d, result.terms, abstract);
-    });
-    this.post({
-      type: "results",
-      id: message.id,
-      q: query,
-      filters: active,
-      total: matching.length,
-      partial: result.partial,
-      browsing: !hasQuery,
-      hits: hits,
-      facets: facets,
-      stage: this.stage,
-      waiting: this.waiting || [],
-      ms: Date.now() - started,
-    });
-    // Abstracts for the snippets: fetched once typing pauses, not for every keystroke.
-    clearTimeout(this.snippetTimer);
-    if (missing.size) {
-      this.snippetTimer = setTimeout(function () {
-        if (self.last !== message) return;
-        Promise.all(Array.from(missing).map(function (n) { return self.shard(n); })).then(function () {
-          if (self.last !== message) return;
-          var snippets = {};
-          page.forEach(function (ref) {
-            var slug = engine.refs[ref];
-            snippets[slug] = engine.snippet(self.abstractOf(slug, ref) || "", result.terms);
-          });
-          self.post({ type: "snippets", id: message.id, snippets: snippets });
-        }, function () { /* no snippets: the results stay without them */ });
-      }, SNIPPET_DELAY);
-    }
+    var limit = Math.max(1, Math.min(message.limit || 10, 1000));
+    return { result: result, matching: matching, facets: counted.counts, active: active,
+      page: matching.slice(0, limit), browsing: !units };
   };
 
-  Service.prototype.describe = function (slug, d, terms, abstract) {
-    var engine = this.engine;
+  Service.prototype.respond = function (message, computed, ms) {
+    var engine = this.engine, self = this, terms = computed.result.terms;
+    var hits = computed.page.map(function (ref) { return self.describe(ref, terms); });
+    this.shown = { id: message.id, terms: terms };
+    this.post({
+      type: "results", id: message.id, q: message.q || "", filters: computed.active,
+      total: computed.matching.length, partial: computed.result.partial, browsing: computed.browsing,
+      hits: hits, facets: computed.facets, stage: "ready", ms: ms,
+    });
+  };
+
+  // Abstracts from the papers' pages (the page fetches them for the results on screen): the
+  // snippets of the results of query `id`.
+  Service.prototype.addTexts = function (message) {
+    var self = this, snippets = {};
+    Object.keys(message.texts).forEach(function (slug) {
+      if (self.texts.size >= MAX_TEXTS) self.texts.delete(self.texts.keys().next().value);
+      self.texts.set(slug, message.texts[slug]);
+    });
+    if (!this.shown || this.shown.id !== message.id) return;
+    Object.keys(message.texts).forEach(function (slug) {
+      snippets[slug] = self.engine.snippet(message.texts[slug], self.shown.terms);
+    });
+    this.post({ type: "snippets", id: message.id, snippets: snippets });
+  };
+
+  // Same as shards.ascii_slug: an author's page when the record leaves it out.
+  function asciiSlug(name) { return (name.toLowerCase().match(/[a-z0-9]+/g) || []).join("-"); }
+
+  Service.prototype.describe = function (ref, terms) {
+    var engine = this.engine, d = engine.records[ref], text = this.texts.get(d.s), dc = engine.docCodes;
+    var venue = this.meta.venues[dc.venue[ref]], tags = [];
+    for (var g = dc.tagStart[ref]; g < dc.tagStart[ref + 1]; g++) tags.push(this.meta.tags[dc.tags[g]].id);
     return {
-      slug: slug,
+      slug: d.s,
       title: d.t,
       titleMarks: engine.highlight(d.t, terms),
       // d.u: the authors' page slugs (the result links each name to its author's page)
       authors: d.a.map(function (name, i) {
-        return { name: name, slug: d.u[i], marks: engine.highlight(name, terms) };
+        return { name: name, slug: (d.u && d.u[i]) || asciiSlug(name), marks: engine.highlight(name, terms) };
       }),
-      venue: d.v,
-      year: d.y,
-      tags: d.g,
+      venue: venue.id,
+      year: venue.year,
+      tags: tags,
       presentation: d.p || null,
       provisional: !!d.x,
       pdf: d.f || null, // the PDF's URL (derive.urls.pdf_url), the result's first action
-      snippet: abstract === null ? null : engine.snippet(abstract, terms),
+      snippet: text === undefined ? null : engine.snippet(text, terms),
     };
   };
 
@@ -719,5 +753,8 @@
     stem: stem,
     isStopWord: stopWords,
     compounds: compounds,
+    bucket: bucket,
+    typoBuckets: typoBuckets,
+    oneEdit: oneEdit,
   };
 });

@@ -1,6 +1,8 @@
 // Search page: the box, the filters, the results. Queries run in a Web Worker
-// (search-worker.js + search-engine.js); if workers are unavailable the same engine runs
-// on the page. Query and filters live in the URL (?q=&venue=&tag=&year=).
+// (search-worker.js + search-engine.js), which fetches the index files each query needs;
+// if workers are unavailable the same engine runs on the page. Query and filters live in
+// the URL (?q=&venue=&tag=&year=). Snippets are cut from the abstracts on the papers' own
+// pages, which this page fetches for the results on screen once typing pauses.
 // Results are the site's list items: static/js/paper-item.js fills the page's <template>.
 (function () {
   "use strict";
@@ -27,7 +29,8 @@
   if (submit) submit.disabled = false;
   if (help) { help.hidden = false; input.setAttribute("aria-describedby", help.id); }
 
-  var PAGE = 20;
+  var PAGE = 10;
+  var SNIPPET_DELAY = 120; // ms without typing before the papers' pages are fetched
   var PHONE = "(max-width: 40rem)"; // as in site.css: there the filters start folded
   var FOCUS_KEY = "papershelf-search-focus"; // when a search form elsewhere was submitted (site.js)
   var FILTERS = ["venue", "tag", "year"];
@@ -162,12 +165,15 @@
 
   function receive(message) {
     if (message.type === "meta") return buildFilters(message.meta);
-    if (message.type === "state") return setStage(message);
+    if (message.type === "state") {
+      if (message.state === "error" && message.id && message.id === sentId) inFlight = false;
+      return setStage(message);
+    }
     if (message.type === "results") {
       if (message.id !== sentId) return;
       inFlight = false;
       render(message);
-      if (dirty) search();
+      if (dirty) search(); else fetchTexts(message);
       return;
     }
     if (message.type === "snippets" && lastResults && message.id === lastResults.id) fillSnippets(message.snippets);
@@ -176,11 +182,18 @@
   function setStage(message) {
     stage = message.state;
     if (stage === "error") {
+      // One clear state: no results (they could be incomplete), the reason, the way out.
+      lastResults = null;
+      rendered = new Map();
+      results.textContent = "";
+      results.removeAttribute("data-total");
       results.setAttribute("data-state", "error");
+      if (more) more.hidden = true;
       status.textContent = "The search index could not be loaded (" + message.message + "). " +
         "You can still browse by tag, venue or author.";
       empty.hidden = false;
       inFlight = false;
+      if (dirty) search();
       return;
     }
     if (!hasInput()) results.setAttribute("data-state", stage);
@@ -302,6 +315,42 @@
     return item;
   }
 
+  // Snippets: the abstract of each result on screen, from the paper's own page (the index
+  // does not hold the abstracts twice); the worker cuts and highlights them.
+  var texts = new Map(), snippetTimer = null;
+
+  function abstractOf(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var section = doc.querySelector("main .abstract") || doc.querySelector(".abstract");
+    if (!section) return "";
+    Array.prototype.forEach.call(section.querySelectorAll("h2, .unknown"), function (n) { n.remove(); });
+    return section.textContent.replace(/\s+/g, " ").trim();
+  }
+
+  function pageText(slug) {
+    if (!texts.has(slug)) {
+      texts.set(slug, fetch(window.PapershelfItem.url("paper", { slug: slug }))
+        .then(function (response) { return response.ok ? response.text() : ""; })
+        .then(abstractOf)
+        .catch(function () { return ""; }));
+    }
+    return texts.get(slug);
+  }
+
+  function fetchTexts(r) {
+    clearTimeout(snippetTimer);
+    var wanted = r.hits.filter(function (h) { return h.snippet === null; }).map(function (h) { return h.slug; });
+    if (!wanted.length) return;
+    snippetTimer = setTimeout(function () {
+      if (lastResults !== r) return;
+      Promise.all(wanted.map(pageText)).then(function (values) {
+        var found = {};
+        wanted.forEach(function (slug, i) { found[slug] = values[i]; });
+        if (lastResults === r) backend.send({ type: "texts", id: r.id, texts: found });
+      });
+    }, SNIPPET_DELAY);
+  }
+
   function fillSnippets(snippets) {
     Array.prototype.forEach.call(results.children, function (item) {
       var slug = item.getAttribute("data-slug");
@@ -311,13 +360,6 @@
         node.removeAttribute("data-pending");
       }
     });
-  }
-
-  var FIELD_NAMES = { title: "titles", authors: "authors", meta: "tags and venues", abstract: "abstracts" };
-
-  function listOf(items) {
-    if (items.length < 2) return items.join("");
-    return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
   }
 
   function quoted(q) { return "\u201c" + q.trim() + "\u201d"; }
@@ -334,9 +376,6 @@
     if (r.browsing) text = n + " " + noun + where + ".";
     else if (r.partial) text = "No paper matches every word of " + quoted(r.q) + "; " + n + " " + noun + where + " match some of them.";
     else text = n + " " + noun + " " + (n === 1 ? "matches " : "match ") + quoted(r.q) + where + ".";
-    if (r.stage === "partial" && !r.browsing && r.waiting.length) {
-      text += " Still loading: " + listOf(r.waiting.map(function (f) { return FIELD_NAMES[f] || f; })) + "\u2026";
-    }
     return text;
   }
 

@@ -1,7 +1,10 @@
 // Runs static/js/search-engine.js under Node for the Python tests (parity and quality).
 // Usage: node tests/js/search_runner.js < request.json > answer.json
 // request: {"root": "<folder holding search/...>", "queries": [{"q": "...", "filters": {}}],
-//           "tokenize": ["text", ...], "stem": ["word", ...], "units": ["query", ...]}
+//           "tokenize": ["text", ...], "stem": ["word", ...], "units": ["query", ...],
+//           "fetches": ["query", ...]   (the files the page's service fetches for each query),
+//           "lunr": {"index": "<file of a lunr index>", "terms": ["term", ...]}
+//                                       (lunr.js's own Index.load and search, term by term)}
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -13,36 +16,80 @@ const request = JSON.parse(fs.readFileSync(0, "utf8"));
 const answer = {};
 let engine = null;
 function read(rel) { return JSON.parse(fs.readFileSync(path.join(request.root, rel.split("?")[0]), "utf8")); }
+function exists(rel) { return fs.existsSync(path.join(request.root, rel)); }
 
-if (request.root) {
-  const meta = read("search/meta.json");
-  engine = new PS.Engine(meta);
-  for (const spec of meta.parts) engine.addPart(spec, read(spec.index), read(spec.words));
-  engine.setDocs(read("search/docs.json"));
-  answer.queries = (request.queries || []).map(function (item) {
-    const result = engine.search(item.q, item.filters || null);
-    return {
-      q: item.q,
-      slugs: result.refs.map(function (r) { return engine.refs[r]; }),
-      scores: result.refs.map(function (r) { return result.scores[r]; }),
-      partial: result.partial,
-      terms: Array.from(result.terms).sort(),
-    };
-  });
-  answer.highlight = (request.highlight || []).map(function (item) {
-    return engine.highlight(item.text, new Set(item.terms));
-  });
-  answer.snippet = (request.snippet || []).map(function (item) {
-    return engine.snippet(item.text, new Set(item.terms), item.size);
-  });
+function main() {
+  if (request.root) {
+    const meta = read("search/meta.json");
+    engine = new PS.Engine(meta);
+    engine.setFacets(read("search/facets.json"));
+    meta.dict.forEach(function (_, n) { engine.addDict(n, read("search/dict/" + n + ".json")); });
+    for (let n = 0; exists("search/terms/" + n + ".json"); n++) engine.addTerms(read("search/terms/" + n + ".json"));
+    for (let n = 0; exists("search/docs/" + n + ".json"); n++) engine.addDocs(n, read("search/docs/" + n + ".json"));
+    answer.queries = (request.queries || []).map(function (item) {
+      const result = engine.search(item.q, item.filters || null);
+      return {
+        q: item.q,
+        slugs: result.refs.map(function (r) { return engine.records[r].s; }),
+        scores: result.refs.map(function (r) { return result.scores[r]; }),
+        partial: result.partial,
+        terms: Array.from(result.terms).sort(),
+      };
+    });
+    answer.highlight = (request.highlight || []).map(function (item) {
+      return engine.highlight(item.text, new Set(item.terms));
+    });
+    answer.snippet = (request.snippet || []).map(function (item) {
+      return engine.snippet(item.text, new Set(item.terms), item.size);
+    });
+  }
+  const fold = request.foldConfig || (engine && engine.meta.fold);
+  if (fold) {
+    const folder = new PS.Folder(fold);
+    answer.tokenize = (request.tokenize || []).map(function (t) { return folder.tokenize(t); });
+    const settings = request.querySettings || (engine && engine.settings);
+    if (settings) answer.units = (request.units || []).map(function (q) { return PS.queryUnits(folder, settings, q); });
+  }
+  answer.stem = (request.stem || []).map(PS.stem);
+  answer.stopWords = lunr.stopWordFilter ? (request.stopWords || []).map(PS.isStopWord) : [];
+  if (request.lunr) {
+    const index = lunr.Index.load(JSON.parse(fs.readFileSync(request.lunr.index, "utf8")));
+    answer.lunr = request.lunr.terms.map(function (term) {
+      return index.query(function (q) { q.term(term, { usePipeline: false }); })
+        .map(function (r) { return [r.ref, r.score]; });
+    });
+  }
+  if (request.fetches) return fetches();
+  return Promise.resolve();
 }
-const fold = request.foldConfig || (engine && engine.meta.fold);
-if (fold) {
-  const folder = new PS.Folder(fold);
-  answer.tokenize = (request.tokenize || []).map(function (t) { return folder.tokenize(t); });
-  const settings = request.querySettings || (engine && engine.settings);
-  if (settings) answer.units = (request.units || []).map(function (q) { return PS.queryUnits(folder, settings, q); });
+
+// Each query on a fresh service, as a page opened at ?q=...: the files it fetched.
+function fetches() {
+  answer.fetches = [];
+  return request.fetches.reduce(function (chain, q) {
+    return chain.then(function () {
+      const got = [];
+      let done;
+      const finished = new Promise(function (resolve) { done = resolve; });
+      const service = new PS.Service(function (message) {
+        if (message.type === "results" || (message.type === "state" && message.state === "error")) done(message);
+      }, function (url) {
+        const rel = url.slice(1).split("?")[0];
+        got.push(rel);
+        return new Promise(function (resolve, reject) {
+          setImmediate(function () {
+            try { resolve(read(rel)); } catch (e) { reject(new Error(rel + ": HTTP 404")); }
+          });
+        });
+      });
+      service.handle({ type: "query", id: 1, q: q, limit: 10, filters: {} });
+      service.handle({ type: "init", base: "/" });
+      return finished.then(function (message) {
+        answer.fetches.push({ q: q, files: got, total: message.total, error: message.message || null,
+          slugs: (message.hits || []).map(function (h) { return h.slug; }) });
+      });
+    });
+  }, Promise.resolve());
 }
-answer.stem = (request.stem || []).map(PS.stem);
-answer.stopWords = lunr.stopWordFilter ? (request.stopWords || []).map(PS.isStopWord) : [];
-process.stdout.write(JSON.stringify(answer));
+
+main().then(function () { process.stdout.write(JSON.stringify(answer)); });

@@ -23,11 +23,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from lunr.token_set import TokenSet
-
 from generator.outputs.search.index import (
     MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, W_EXACT, W_FUZZY, W_PREFIX, utf16_key,
 )
+from generator.outputs.search.shards import bucket, typo_buckets
 from generator.outputs.search.stemmer import stem
 from generator.outputs.search.tokens import CHAIN_RE, CJK_CHAR, JOINER_RE, MAX_TOKEN, STOP_WORDS, compounds, fold
 
@@ -74,27 +73,6 @@ def query_units(query: str) -> list[Unit]:
 
 
 @dataclass
-class _Part:
-    name: str
-    fields: list[str]
-    inverted: dict[str, dict]
-    vectors: dict[str, dict[int, float]]
-    token_set: TokenSet
-    words: dict[str, str]  # surface word -> stem
-    word_set: TokenSet
-
-    @classmethod
-    def load(cls, name: str, fields: list[str], index: Mapping, words: Mapping[str, str]) -> "_Part":
-        inverted = {term: posting for term, posting in index["invertedIndex"]}
-        vectors = {}
-        for ref, elements in index["fieldVectors"]:
-            vectors[ref] = {int(elements[i]): float(elements[i + 1]) for i in range(0, len(elements), 2)}
-        surface = {w: term for term, ws in words.items() for w in ws.split(" ") if w}
-        return cls(name, fields, inverted, vectors, TokenSet.from_list(sorted(inverted)), surface,
-                   TokenSet.from_list(sorted(surface)))
-
-
-@dataclass
 class Hit:
     slug: str
     ref: int
@@ -113,35 +91,70 @@ class SearchResult:
         return [h.slug for h in self.hits]
 
 
-def _matches(token_set: TokenSet, pattern: TokenSet) -> list[str]:
-    return token_set.intersect(pattern).to_list()
+def one_edit(a: str, b: str) -> bool:
+    """At most one insertion, deletion, substitution or swap of neighbours apart (code points)."""
+    la, lb = len(a), len(b)
+    if abs(la - lb) > 1:
+        return False
+    i = 0
+    while i < la and i < lb and a[i] == b[i]:
+        i += 1
+    if i == la and i == lb:
+        return True
+    j = 0
+    while j < la - i and j < lb - i and a[la - 1 - j] == b[lb - 1 - j]:
+        j += 1
+    if la == lb:
+        return i + j >= la - 1 or (i + j == la - 2 and a[i] == b[i + 1] and a[i + 1] == b[i])
+    return i + j >= min(la, lb)
 
 
 class SearchEngine:
-    """Runs queries over the files written by ``build_search`` exactly as the page does."""
+    """Runs queries over the files written by ``build_search`` exactly as the page does
+    (with every file loaded: which files a query needs is the page's business, tested in
+    test_search_parity.py)."""
 
     def __init__(self, files: Mapping[str, str]):
         meta = json.loads(files["search/meta.json"])
-        self.parts = [
-            _Part.load(p["name"], p["fields"], json.loads(files[p["index"]]), json.loads(files[p["words"]]))
-            for p in meta["parts"]
-        ]
-        self.docs = json.loads(files["search/docs.json"])
-        self.refs = {record["i"]: slug for slug, record in self.docs.items()}
-        self._df: dict[str, int] = {}
+        self.buckets: dict[str, list[list]] = {}
+        for n in range(len(meta["dict"])):
+            self.buckets.update(json.loads(files[f"search/dict/{n}.json"]))
+        self.postings: dict[str, list[tuple[int, float]]] = {}  # term -> [(ref, sum of its fields' weights)]
+        n = 0
+        while f"search/terms/{n}.json" in files:
+            for term, flat in json.loads(files[f"search/terms/{n}.json"]).items():
+                pairs: list[tuple[int, float]] = []
+                ref = 0
+                for i in range(0, len(flat), 2):
+                    ref += flat[i] >> 2
+                    if pairs and pairs[-1][0] == ref:
+                        pairs[-1] = (ref, pairs[-1][1] + flat[i + 1])
+                    else:
+                        pairs.append((ref, flat[i + 1]))
+                self.postings[term] = pairs
+            n += 1
+        self.docs = []
+        n = 0
+        while f"search/docs/{n}.json" in files:
+            self.docs += json.loads(files[f"search/docs/{n}.json"])
+            n += 1
+        self.refs = {i: record["s"] for i, record in enumerate(self.docs)}
+        facets = json.loads(files["search/facets.json"])
+        self.venue_of = [meta["venues"][v]["id"] for v in facets["v"]]
+        self.year_of = [meta["venues"][v]["year"] for v in facets["v"]]
+        self.tags_of = [[meta["tags"][g]["id"] for g in tags] for tags in facets["g"]]
+        self.info: dict[str, tuple[int, int]] = {}  # term -> (document frequency, postings file)
+
+    def entries(self, word: str) -> list[list]:
+        return self.buckets.get(bucket(word), [])
 
     def df(self, term: str) -> int:
-        if term not in self._df:
-            total = 0
-            for part in self.parts:
-                posting = part.inverted.get(term)
-                if posting:
-                    total += sum(len(posting[f]) for f in part.fields)
-            self._df[term] = total
-        return self._df[term]
+        return self.info[term][0]
 
-    def _known(self, term: str) -> bool:
-        return any(term in part.inverted for part in self.parts)
+    def _note(self, entry: list) -> str:
+        term = entry[1] or entry[0]
+        self.info.setdefault(term, (entry[2], entry[3]))
+        return term
 
     def _strongest(self, terms: Iterable[str]) -> list[str]:
         ranked = sorted(set(terms), key=lambda t: (-self.df(t), utf16_key(t)))
@@ -153,56 +166,44 @@ class SearchEngine:
 
         def put(terms: Iterable[str], weight: float) -> None:
             for term in terms:
-                if self._known(term) and found.get(term, 0.0) < weight:
+                if found.get(term, 0.0) < weight:
                     found[term] = weight
 
         word = unit.word
         exact = stem(word)
         if unit.prefix and len(word) >= MIN_PREFIX:
             # A completion weighs by how much of it was typed: "graph" -> "graphs" > "graphics".
-            pattern = TokenSet.from_string(word + "*")
             typed: dict[str, float] = {}
-            for part in self.parts:
-                pairs = [(t, t) for t in _matches(part.token_set, pattern)]
-                pairs += [(part.words[w], w) for w in _matches(part.word_set, pattern)]
-                for term, completion in pairs:
-                    share = len(word) / len(completion)
+            for entry in self.entries(word):
+                if entry[0].startswith(word):
+                    term = self._note(entry)
+                    share = len(word) / len(entry[0])
                     if share > typed.get(term, 0.0):
                         typed[term] = share
             for term in self._strongest(typed):
                 put([term], W_PREFIX * typed[term])
-        if len(word) >= MIN_FUZZY:
+        if len(word) >= MIN_FUZZY and word.isascii() and word.isalnum():
             candidates = []
             for text in {word, exact}:
-                pattern = TokenSet.from_fuzzy_string(text, 1)
-                for part in self.parts:
-                    candidates += _matches(part.token_set, pattern)
-                    candidates += [part.words[w] for w in _matches(part.word_set, pattern)]
+                first, extra = typo_buckets(text)
+                for b in [b for b in self.buckets if b[:1] == first] + extra:
+                    candidates += [self._note(e) for e in self.buckets.get(b, []) if one_edit(text, e[0])]
             put(self._strongest(candidates), W_FUZZY)
-        put([exact], W_EXACT)
+        for entry in self.entries(exact):
+            if entry[0] == exact and not entry[1]:
+                self._note(entry)
+                put([exact], W_EXACT)
         return found
 
     def _unit_scores(self, expansions: Mapping[str, float]) -> dict[int, float]:
         best: dict[int, float] = {}
         for term in sorted(expansions, key=utf16_key):
             weight = expansions[term]
-            sums: dict[int, float] = {}
-            for part in self.parts:
-                posting = part.inverted.get(term)
-                if not posting:
-                    continue
-                index = posting["_index"]
-                for name in part.fields:
-                    for ref in posting[name]:
-                        value = part.vectors[f"{name}/{ref}"].get(index, 0.0)
-                        key = int(ref)
-                        sums[key] = sums.get(key, 0.0) + value
-            for ref, total in sums.items():
+            for ref, total in self.postings[term]:
                 score = weight * total
                 if score > best.get(ref, 0.0):
                     best[ref] = score
         return best
-
     def search(self, query: str, venue: str | None = None, tag: str | None = None,
                year: int | None = None) -> SearchResult:
         units = query_units(query)
@@ -232,6 +233,5 @@ class SearchEngine:
         return SearchResult(hits, partial, terms)
 
     def _passes(self, ref: int, venue: str | None, tag: str | None, year: int | None) -> bool:
-        record = self.docs[self.refs[ref]]
-        return ((venue is None or record["v"] == venue) and (tag is None or tag in record["g"])
-                and (year is None or record["y"] == year))
+        return ((venue is None or self.venue_of[ref] == venue) and (tag is None or tag in self.tags_of[ref])
+                and (year is None or self.year_of[ref] == year))

@@ -24,6 +24,14 @@ from ..conftest import paper_md
 from .search_engine import SearchEngine, query_units
 
 
+def all_postings(files) -> dict[str, list]:
+    found = {}
+    for path, text in files.items():
+        if path.startswith("search/terms/"):
+            found.update(json.loads(text))
+    return found
+
+
 def site_files(content):
     return build_search(derive(load_catalog(content.root)))
 
@@ -68,10 +76,7 @@ def test_tex_and_markup_never_become_terms(content):
         title="Optimal $K$-means via Semidefinite Programs",
         body=r"We \emph{bound} $\mathcal{O}(n^2)$ with $\frac{a}{b}$ and $\mathbb{R}^d$, see \cite{smith2020} "
              r"and \textbf{bold} claims in \url{https://example.org/x}; $\alpha \leq \beta$ \footnote{fine}."))
-    files = site_files(content)
-    terms = set()
-    for name, _ in PARTS:
-        terms |= {term for term, _ in json.loads(files[f"search/index-{name}.json"])["invertedIndex"]}
+    terms = set(all_postings(site_files(content)))
     for command in ("emph", "mathcal", "frac", "mathbb", "cite", "textbf", "url", "footnot", "leq", "smith2020"):
         assert command not in terms
     for word in ("kmean", "semidefinit", "bound", "alpha", "beta", "bold", "claim", "fine"):
@@ -108,30 +113,44 @@ def test_query_units():
 
 
 def test_files_and_formats(content):
-    content.add_paper("second", paper_md(title="Second Paper", authors=("Zoë Müller",),
-                                         tags=("optimization",), body="Gradient descent converges."))
+    content.add_paper("second", paper_md(title="Second Paper", authors=("Zoë Müller", "Ann Lee"),
+                                         tags=("optimization",), body="Zygomorphic descent converges."))
     files = site_files(content)
     meta = json.loads(files["search/meta.json"])
-    assert [p["name"] for p in meta["parts"]] == [name for name, _ in PARTS]
-    docs = json.loads(files["search/docs.json"])
-    assert set(docs) == {"a-paper-on-graphs", "fast-convergence", "second"}
-    assert docs["second"]["a"] == ["Zoë Müller"] and docs["second"]["g"] == ["optimization"]
-    assert docs["second"]["u"] == ["zoe-muller"]  # the author's page, which the result links to
-    assert docs["second"]["v"] == "test-2024" and docs["second"]["y"] == 2024
-    assert sorted(d["i"] for d in docs.values()) == [0, 1, 2]
-    for part in meta["parts"]:
-        serialized = json.loads(files[part["index"]])
-        assert serialized["version"] == "2.3.9" and serialized["pipeline"] == ["stemmer"]
-        assert serialized["fields"] == part["fields"]
-        Index.load(serialized)  # lunr.py reads it too
-        json.loads(files[part["words"]])
-    texts = {}
-    for n in range(meta["shards"]):
-        texts.update(json.loads(files[f"search/text/{n}.json"]))
-    assert texts["second"] == "Gradient descent converges."
-    assert set(texts) == set(docs)
-    for slug, record in docs.items():
-        assert slug in json.loads(files[f"search/text/{record['i'] // meta['shardSize']}.json"])
+    assert meta["fields"] == ["title", "authors", "meta", "abstract"]
+    docs = json.loads(files["search/docs/0.json"])
+    assert [d["s"] for d in docs] == sorted(d["s"] for d in docs) == ["a-paper-on-graphs", "fast-convergence", "second"]
+    second = docs[2]
+    assert second["a"] == ["Zoë Müller", "Ann Lee"]
+    assert second["u"] == ["zoe-muller", ""]  # the authors' pages; "" = the ASCII name's words joined
+    assert not {"v", "y", "g", "i"} & set(second)
+    facets = json.loads(files["search/facets.json"])
+    assert meta["venues"][facets["v"][2]]["id"] == "test-2024" and meta["venues"][facets["v"][2]]["year"] == 2024
+    assert [meta["tags"][g]["id"] for g in facets["g"][2]] == ["optimization"]
+    postings = all_postings(files)
+    # "zygomorph" is in the abstract (field 3) of paper 2 only; "second" in its title (field 0)
+    assert postings["zygomorph"][0] == 2 * 4 + 3 and len(postings["zygomorph"]) == 2
+    assert postings["second"][0] == 2 * 4 + 0
+    dictionary = {}
+    for n, start in enumerate(meta["dict"]):
+        part = json.loads(files[f"search/dict/{n}.json"])
+        assert min(part) == start
+        dictionary.update(part)
+    assert ["zygomorph", "", 1] in [e[:3] for e in dictionary["zy"]]
+    assert ["zygomorphic", "zygomorph", 1] in [e[:3] for e in dictionary["zy"]]
+    assert set(files) == ({"search/meta.json", "search/facets.json", "search/docs/0.json"}
+                          | {f"search/dict/{n}.json" for n in range(len(meta["dict"]))}
+                          | {p for p in files if p.startswith("search/terms/")})
+
+
+def test_the_files_are_few_and_small(content):
+    """At most one file per 25 papers beyond the fixed ones... on a catalog this small, a
+    handful: every file under the sizes the page can afford to fetch."""
+    for i in range(60):
+        content.add_paper(f"p{i}", paper_md(title=f"Paper number {i} on graphs", body="Words " * 50 + f"w{i}"))
+    files = site_files(content)
+    assert len([p for p in files if p.startswith("search/docs/")]) == 2
+    assert all(len(text.encode()) < 60_000 for text in files.values())
 
 
 def test_an_empty_catalog_gives_loadable_files(tmp_path):
@@ -139,19 +158,24 @@ def test_an_empty_catalog_gives_loadable_files(tmp_path):
 
     content = ContentDir(tmp_path / "empty")
     files = site_files(content)
-    assert json.loads(files["search/docs.json"]) == {}
+    assert json.loads(files["search/docs/0.json"]) == []
     assert SearchEngine(files).search("anything").hits == []
 
 
-def test_the_inverted_index_is_in_javascript_string_order(content):
-    # lunr.js builds its token set in insertion order and refuses out-of-order words:
-    # UTF-16 order differs from Python's for characters beyond the BMP.
+def test_the_files_are_in_javascript_string_order(content):
+    # The page finds a bucket's dictionary file by comparing strings (UTF-16 order), which
+    # differs from Python's for characters beyond the BMP.
     content.add_paper("astral", paper_md(title="𠀀𠀁 and ｶﾞ and 豈 and ﬀ names", body="𝔘𝔫𝔦𝔠𝔬𝔡𝔢 text"))
     files = site_files(content)
-    for name, _ in PARTS:
-        terms = [t for t, _ in json.loads(files[f"search/index-{name}.json"])["invertedIndex"]]
-        keys = [t.encode("utf-16-be", "surrogatepass") for t in terms]
-        assert keys == sorted(keys)
+    meta = json.loads(files["search/meta.json"])
+    keys = [utf16_key(b) for b in meta["dict"]]
+    assert keys == sorted(keys)
+    terms = []
+    n = 0
+    while f"search/terms/{n}.json" in files:
+        terms += list(json.loads(files[f"search/terms/{n}.json"]))
+        n += 1
+    assert [utf16_key(t) for t in terms] == sorted(map(utf16_key, terms)) and "𠀀" in terms
 
 
 class _LunrTermBuilder(Builder):
@@ -208,16 +232,18 @@ def test_parts_are_what_lunr_py_builds(content, bundled_views):
         Index.load(json.loads(text))
 
 
-def test_words_map_surface_forms_to_stems(content):
+def test_the_dictionary_maps_surface_forms_to_stems(content):
     content.add_paper("exp", paper_md(title="Experiments", body="Experimental experimentation condensation."))
+    files = site_files(content)
     words = {}
-    for name, _ in PARTS:
-        for term, surface in json.loads(site_files(content)[f"search/words-{name}.json"]).items():
-            for w in surface.split(" "):
-                words[w] = term
-    assert words["experiments"] == "experi"
-    assert words["condensation"] == "condens"
-    assert "graph" not in words  # stem == word: found in the index itself
+    for path, text in files.items():
+        if path.startswith("search/dict/"):
+            for entries in json.loads(text).values():
+                for word, term, df, shard in entries:
+                    words.setdefault(word, set()).add(term)
+    assert words["experiments"] == {"experi"}
+    assert words["condensation"] == {"condens"}
+    assert words["graph"] == {""}  # stem == word: the term itself
 
 
 # ---------------------------------------------------------------------------------------

@@ -229,3 +229,54 @@ def test_highlighting_marks_the_matched_words(seed_site):
     snippet = answer["snippet"][0]
     assert snippet["head"] and snippet["tail"] and len(snippet["text"]) <= 120
     assert [snippet["text"][a:b] for a, b in snippet["marks"]] == ["Clustering"]
+
+
+def test_lunr_js_scores_each_term_as_the_postings_weigh_it(seed_site, tmp_path):
+    """The postings carry Lunr's weights: for a one-term query, lunr.js 2.3.9's own
+    ``Index.load`` + ``query`` on the whole index of each part (``build_part``, which is what
+    lunr.py builds) gives every paper the score our engine gives it from the postings."""
+    from generator.outputs.search.index import PARTS, build_part
+
+    site, files, root = seed_site
+    docs = [{k: tokenize(v) for k, v in search_fields(p).items()} for p in site.papers]
+    engine = SearchEngine(files)
+    terms = ["watermark", "graph", "learn", "diffus", "kmean", "king", "iclr", "2024", "unitigbin", "optim"]
+    expected: dict[str, dict[str, float]] = {t: {} for t in terms}
+    for name, fields in PARTS:
+        path = tmp_path / f"{name}.json"
+        path.write_text(build_part(fields, docs)[0], encoding="utf-8")
+        answer = run_node({"lunr": {"index": str(path), "terms": terms}})
+        for term, hits in zip(terms, answer["lunr"]):
+            for ref, score in hits:
+                expected[term][ref] = expected[term].get(ref, 0.0) + score
+    for term in terms:
+        ours = {str(ref): total for ref, total in engine.postings.get(term, [])}
+        assert ours.keys() == expected[term].keys(), term
+        for ref, score in ours.items():
+            assert score == pytest.approx(expected[term][ref], rel=1e-9), (term, ref)
+    assert sum(len(v) for v in expected.values()) > 100
+
+
+def test_a_query_fetches_only_the_files_of_its_words(seed_site):
+    """The page's service, opened at ?q=...: meta and facets, the dictionary files of the
+    query's buckets, the postings files of the terms its words stand for, and the display
+    chunks of the results on screen; nothing else, each file once."""
+    site, files, root = seed_site
+    engine = SearchEngine(files)
+    meta = json.loads(files["search/meta.json"])
+    queries = ["watermark", "graph neur", "reinforcment learning", "qqqqxyzzy", "k-means"]
+    answer = run_node({"root": str(root), "fetches": queries})
+    for item in answer["fetches"]:
+        got = item["files"]
+        assert len(got) == len(set(got)), item
+        result = engine.search(item["q"])
+        assert item["slugs"] == result.slugs[:10] and item["total"] == len(result.hits), item
+        terms = {engine.info[t][1] for t in result.terms}
+        docs = {r // meta["docChunk"] for r in (h.ref for h in result.hits[:10])}
+        want = {"search/meta.json", "search/facets.json"} | {f"search/terms/{n}.json" for n in terms} \
+            | {f"search/docs/{n}.json" for n in docs}
+        dicts = {g for g in got if g.startswith("search/dict/")}
+        assert set(got) - dicts == want, item["q"]
+        assert 1 <= len(dicts) <= 8 * len(item["q"].split()), item
+    nothing = answer["fetches"][3]
+    assert nothing["total"] == 0 and not any("terms/" in g or "docs/" in g for g in nothing["files"])

@@ -1,5 +1,5 @@
-"""The search files of the site: a prebuilt Lunr index that lunr.js loads in the page."""
+"""The search files of the site: an index split by term, fetched by the page a query at a time."""
 
-from .index import build_search
+from .shards import build_search
 
 __all__ = ["build_search"]

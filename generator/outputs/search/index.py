@@ -62,7 +62,7 @@ PARTS: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = (
     ("details", (("authors", 5), ("meta", 3))),
     ("abstracts", (("abstract", 1),)),
 )
-SHARD_SIZE = 25  # abstracts per file under search/text/
+
 
 # Query expansion: written to meta.json for the page's query code (search-engine.js).
 MAX_QUERY_CHARS = 200
@@ -137,6 +137,74 @@ def _idf(documents_with_term: int, document_count: int) -> float:
     return math.log(1 + abs(x))
 
 
+class PartWeights:
+    """One part's Lunr field-vector weights, computed as lunr.py's ``Builder`` computes them.
+
+    ``term_ids``: term -> its ``_index`` (order of first appearance: document, field, then
+    position, as lunr.py numbers them); ``postings``: by term id, by field, the refs that
+    have the term; ``vectors``: by (document, field) in the order lunr.py adds them,
+    ``(ref, field number, [(term id, weight as written), ...])`` with the weights BM25 with the
+    field boost, rounded as lunr.py rounds them and cut to 3 significant digits
+    (``significant``); ``words``: stem -> the surface words that stem to it.
+    """
+
+    def __init__(self, fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]]):
+        names = self.names = [name for name, _ in fields]
+        boosts = [boost for _, boost in fields]
+        words: dict[str, set[str]] = {}
+        term_ids: dict[str, int] = {}
+        postings: list[list[list[int]]] = []
+        # (Dicts of ints only are not tracked by the garbage collector, lists of pairs would be.)
+        counted: list[tuple[int, int, int, dict[int, int]]] = []
+        total_lengths = [0] * len(fields)
+        term_of: dict[str, str] = {}  # token -> its term, "" for a stop word
+        for ref, doc in enumerate(docs):
+            for f, name in enumerate(names):
+                tokens = doc[name]
+                for token in set(tokens).difference(term_of):
+                    term = term_of[token] = "" if token in STOP_WORDS else stem(token)
+                    if term and term != token:
+                        words.setdefault(term, set()).add(token)
+                terms = [term for term in map(term_of.__getitem__, tokens) if term]
+                counts: dict[int, int] = {}
+                for term, tf in Counter(terms).items():  # in order of first appearance
+                    tid = term_ids.get(term)
+                    if tid is None:
+                        tid = term_ids[term] = len(postings)
+                        postings.append([[] for _ in names])
+                    postings[tid][f].append(ref)
+                    counts[tid] = tf
+                total_lengths[f] += len(terms)
+                counted.append((ref, f, len(terms), counts))
+        document_count = len(docs)
+        if not document_count:  # (lunr.py cannot average over no documents; an empty index is still valid)
+            average = [0.0] * len(fields)
+        else:
+            average = [total / document_count for total in total_lengths]
+        idfs = [_idf(sum(len(refs) for refs in posting), document_count) for posting in postings]
+        # Many weights recur (same document frequency, term frequency and field length): each
+        # is formatted once.
+        formatted: dict[float, str] = {}
+
+        def weight(score: float) -> str:
+            text = formatted[score] = str(significant(round(score, 3)))
+            return text
+
+        known = formatted.get
+        k1_plus_1 = _K1 + 1
+        vectors = []
+        for ref, f, length, counts in counted:
+            norm = _K1 * (1 - _B + _B * (length / average[f])) if counts else 0.0
+            boost = boosts[f]
+            # lunr.py's score: idf * ((k1 + 1) * tf) / (norm + tf), then times the field boost.
+            scores = [(tid, idfs[tid] * (k1_plus_1 * tf) / (norm + tf) * boost) for tid, tf in sorted(counts.items())]
+            vectors.append((ref, f, [(tid, known(score) or weight(score)) for tid, score in scores]))
+        self.term_ids = term_ids
+        self.postings = postings
+        self.vectors = vectors
+        self.words = words
+
+
 def build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]]) -> tuple[str, dict]:
     """The serialized lunr index (JSON text) of one part over already-stemmed terms, and its
     surface words.
@@ -144,135 +212,35 @@ def build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Se
     This writes exactly what lunr.py's ``Builder`` (fed these terms, with an empty pipeline
     and the stemmer as search pipeline) then ``Index.serialize()`` and ``json.dumps`` would,
     after two changes of ours: the inverted index in JavaScript string order (lunr.js's
-    loader needs it) and vector weights to 3 significant digits (``significant``). Building
-    it directly skips lunr.py's per-element sorted inserts, its token set (unused when
-    serializing) and one small dict per posting, which took most of a 10,000-paper build.
-    Term numbers (``_index``) are given in order of first appearance (document, field, then
-    position), as lunr.py does. ``tests/outputs/test_search_index.py`` compares the output
-    with lunr.py's own.
+    loader needs it) and vector weights to 3 significant digits (``significant``).
+    ``tests/outputs/test_search_index.py`` compares the output with lunr.py's own, and
+    ``test_search_parity.py`` loads it in lunr.js and compares lunr.js's scores with the
+    page's engine, whose postings carry these same weights (``shards.py``). The site itself
+    no longer writes whole Lunr indexes.
     """
-    names = [name for name, _ in fields]
-    boosts = [boost for _, boost in fields]
-    words: dict[str, set[str]] = {}
-    term_ids: dict[str, int] = {}  # term -> its "_index"
-    postings: list[list[list[int]]] = []  # by term id, by field: the refs that have the term
-    # By (document, field) in the order lunr.py adds them: (ref, field, length, {term id: tf}).
-    # (Dicts of ints only are not tracked by the garbage collector, lists of pairs would be.)
-    vectors: list[tuple[int, int, int, dict[int, int]]] = []
-    total_lengths = [0] * len(fields)
-    term_of: dict[str, str] = {}  # token -> its term, "" for a stop word
-    for ref, doc in enumerate(docs):
-        for f, name in enumerate(names):
-            tokens = doc[name]
-            for token in set(tokens).difference(term_of):
-                term = term_of[token] = "" if token in STOP_WORDS else stem(token)
-                if term and term != token:
-                    words.setdefault(term, set()).add(token)
-            terms = [term for term in map(term_of.__getitem__, tokens) if term]
-            counts: dict[int, int] = {}
-            for term, tf in Counter(terms).items():  # in order of first appearance
-                tid = term_ids.get(term)
-                if tid is None:
-                    tid = term_ids[term] = len(postings)
-                    postings.append([[] for _ in names])
-                postings[tid][f].append(ref)
-                counts[tid] = tf
-            total_lengths[f] += len(terms)
-            vectors.append((ref, f, len(terms), counts))
-    document_count = len(docs)
-    if not document_count:  # (lunr.py cannot average over no documents; an empty index is still valid)
-        average = [0.0] * len(fields)
-    else:
-        average = [total / document_count for total in total_lengths]
-    idfs = [_idf(sum(len(refs) for refs in posting), document_count) for posting in postings]
-
-    # fieldVectors: [["field/ref", [term id, weight, ...]], ...]. Many weights recur (same
-    # document frequency, term frequency and field length): each is formatted once.
-    formatted: dict[float, str] = {}
-
-    def weight(score: float) -> str:
-        text = formatted[score] = str(significant(round(score, 3)))
-        return text
-
-    known = formatted.get
-    k1_plus_1 = _K1 + 1
+    part = PartWeights(fields, docs)
+    names = part.names
     vector_texts = []
-    for ref, f, length, counts in vectors:
+    for ref, f, pairs in part.vectors:
         prefix = f"[{_encode_string(f'{names[f]}/{ref}')},["
-        if not counts:
-            vector_texts.append(prefix + "]]")
-            continue
-        norm = _K1 * (1 - _B + _B * (length / average[f]))
-        boost = boosts[f]
-        # lunr.py's score: idf * ((k1 + 1) * tf) / (norm + tf), then times the field boost.
-        scores = [(tid, idfs[tid] * (k1_plus_1 * tf) / (norm + tf) * boost) for tid, tf in sorted(counts.items())]
-        vector_texts.append(prefix + ",".join([f"{tid},{known(score) or weight(score)}" for tid, score in scores])
-                            + "]]")
+        vector_texts.append(prefix + ",".join(f"{tid},{text}" for tid, text in pairs) + "]]")
 
     # invertedIndex: [[term, {field: {ref: {}}, ..., "_index": n}], ...] in JavaScript order.
     field_keys = [_encode_string(name) + ":{" for name in names]
     ref_keys = [f'"{ref}":{{}}' for ref in range(len(docs))]
     term_texts = []
-    for term in sorted(term_ids, key=utf16_key):
-        tid = term_ids[term]
+    for term in sorted(part.term_ids, key=utf16_key):
+        tid = part.term_ids[term]
         posting = ",".join(key + ",".join(map(ref_keys.__getitem__, refs)) + "}"
-                           for key, refs in zip(field_keys, postings[tid]))
+                           for key, refs in zip(field_keys, part.postings[tid]))
         term_texts.append(f'[{_encode_string(term)},{{{posting},"_index":{tid}}}]')
 
     text = (f'{{"version":{_encode_string(LUNR_JS_VERSION)},"fields":{_dump(names)},'
             f'"fieldVectors":[{",".join(vector_texts)}],"invertedIndex":[{",".join(term_texts)}],'
             f'"pipeline":{_dump(_PIPELINE)}}}')
-    vocabulary = {term: " ".join(sorted(ws, key=utf16_key)) for term, ws in sorted(words.items())}
+    vocabulary = {term: " ".join(sorted(ws, key=utf16_key)) for term, ws in sorted(part.words.items())}
     return text, vocabulary
 
 
 def _dump(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-def build_search(site: SiteData) -> dict[str, str]:
-    """The search files to write, by path relative to the site root."""
-    views = site.papers
-    field_texts = [search_fields(v) for v in views]
-    # One str object per distinct token: 10,000 abstracts hold ~2.5 million tokens, and a
-    # separate object for each occurrence took ~150 MB.
-    shared: dict[str, str] = {}
-    tokenized = [{name: [shared.setdefault(t, t) for t in tokenize(text)] for name, text in doc.items()}
-                 for doc in field_texts]
-    del shared
-    files: dict[str, str] = {}
-    parts = []
-    for name, fields in PARTS:
-        index_text, vocabulary = build_part(fields, tokenized)
-        files[f"search/index-{name}.json"] = index_text
-        files[f"search/words-{name}.json"] = _dump(vocabulary)
-        parts.append({"name": name, "fields": [f for f, _ in fields],
-                      "index": f"search/index-{name}.json", "words": f"search/words-{name}.json"})
-    files["search/docs.json"] = _dump({v.slug: display_record(v, i) for i, v in enumerate(views)})
-    shards = max(1, -(-len(views) // SHARD_SIZE))
-    for n in range(shards):
-        chunk = views[n * SHARD_SIZE:(n + 1) * SHARD_SIZE]
-        files[f"search/text/{n}.json"] = _dump({v.slug: v.abstract_plain for v in chunk})
-    digest = hashlib.sha1()
-    for path in sorted(files):
-        digest.update(path.encode() + b"\0" + files[path].encode("utf-8") + b"\0")
-    meta = {
-        "version": FORMAT_VERSION,
-        "build": digest.hexdigest()[:12],
-        "count": len(views),
-        "parts": parts,
-        "shardSize": SHARD_SIZE,
-        "shards": shards,
-        # "full": the proceedings title in each result's COinS (static/js/search.js)
-        "venues": [{"id": v.ref.id, "name": v.ref.name, "full": v.ref.full_name, "year": v.ref.year}
-                   for v in site.venues],
-        "tags": [{"id": t.ref.id, "name": t.ref.name} for t in site.tags],
-        "fold": {"map": CHAR_MAP, "maxToken": MAX_TOKEN},
-        "query": {
-            "maxChars": MAX_QUERY_CHARS, "maxUnits": MAX_UNITS, "minPrefix": MIN_PREFIX,
-            "minFuzzy": MIN_FUZZY, "maxExpansions": MAX_EXPANSIONS,
-            "weights": {"exact": W_EXACT, "prefix": W_PREFIX, "fuzzy": W_FUZZY},
-        },
-    }
-    files["search/meta.json"] = _dump(meta)
-    return files

@@ -1,0 +1,219 @@
+"""The search files of the site, split by term so a query fetches only what it needs.
+
+``build_search(site)`` returns the files the build writes under ``search/``; a query loads
+the few of them its words need (``static/js/search-engine.js``):
+
+``search/meta.json``
+    small, loaded first: format version, counts, venue and tag names for the filters, the
+    character folding table that tokenizes queries exactly as documents are tokenized, the
+    query settings, the first bucket of each dictionary file (``dict``), the size of the
+    document chunks.
+``search/facets.json``
+    per paper (by ref, a small number), its venue (index into ``meta.venues``; the year is
+    the venue's) and its tags (indexes into ``meta.tags``): the filters and their counts,
+    and browsing without words (newest first).
+``search/dict/<n>.json``
+    the dictionary: every index term and every surface word whose stem differs from it,
+    grouped in buckets by their first two characters (``bucket``), buckets in JavaScript
+    string order cut into files of about ``DICT_BYTES``:
+    ``{bucket: [[word, its term or "" when the word is a term, document frequency, postings file], ...]}``.
+    A query word needs the bucket of its stem (the exact term), of itself (the half-typed last
+    word's completions), and for one typo the buckets that a word one edit away can be in
+    (``typo_buckets``: those of its first letter, and two more): a few small files.
+``search/terms/<n>.json``
+    the postings, terms in JavaScript string order cut into files of about ``TERM_BYTES``:
+    ``{term: [code, weight, code, weight, ...]}``, one pair per (paper, field) that has the
+    term, by paper then field; ``code`` is ``(ref - previous ref) * 4 + field`` (fields
+    ``FIELDS``: title, authors, meta, abstract) and ``weight`` is the Lunr field-vector weight
+    of the term in that field (BM25 with the field's boost), as lunr.py computes it for the
+    index of that field's part (``index.PartWeights``; ``index.build_part`` writes the same
+    weights as a whole lunr index, compared with lunr.py and lunr.js in the tests).
+    A paper's score for a term is the sum of its fields' weights, what lunr.js's
+    ``Index.search`` gives for that one term.
+``search/docs/<n>.json``
+    what a result shows besides its venue, year and tags (in the facets), for ``DOC_CHUNK``
+    papers by ref (``display_record``, with the slug as ``s``); the page fetches the chunks
+    of the results on screen only. ``u`` (the authors' pages) is left out, or "" for one
+    author, when an ASCII name's page is its words joined by hyphens (``ascii_slug``).
+
+Snippets are cut from the abstract on the paper's own page, fetched for the results on
+screen: the abstracts are not stored twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Iterable
+
+from ...derive.views import SiteData
+from .index import (
+    FORMAT_VERSION, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, PARTS, W_EXACT, W_FUZZY,
+    W_PREFIX, PartWeights, display_record, search_fields, utf16_key,
+)
+from .tokens import CHAR_MAP, MAX_TOKEN, tokenize
+
+FIELDS = [name for _, fields in PARTS for name, _ in fields]  # the field numbers of the postings
+DOC_CHUNK = 40  # papers per file under search/docs/
+DICT_BYTES = 24_000  # about 7 kB gzip per dictionary file
+TERM_BYTES = 56_000  # about 20 kB gzip per postings file; a longer posting list is a file of its own
+
+
+def bucket(word: str) -> str:
+    """The dictionary bucket of a word: its first two characters (code points)."""
+    return word[:2]
+
+
+TAIL = " "  # tail buckets: " " + the bucket of a word without its first character
+
+
+def typo_buckets(word: str) -> tuple[str, list[str]]:
+    """Where the words one edit (insertion, deletion, substitution or swap of neighbours)
+    from ``word`` are: every bucket of its first character (``word[:1]``: an edit after it),
+    the buckets of ``word`` without its first character and with its first two swapped, and
+    the tail buckets (words by their second character on) of ``word`` and of ``word``
+    without its first character (a wrong or an extra first character)."""
+    first = word[:1]
+    extra = [bucket(word[1:]), bucket(word[1:2] + word[:1] + word[2:])]
+    extra = [b for b in extra if b and b[:1] != first]
+    extra += [TAIL + bucket(word)] + ([TAIL + bucket(word[1:])] if word[1:] else [])
+    return first, [b for i, b in enumerate(extra) if b not in extra[:i]]
+
+
+def ascii_slug(name: str) -> str:
+    """The slug of an ASCII name as the page derives it (search-engine.js ``asciiSlug``)."""
+    return "-".join(re.findall(r"[a-z0-9]+", name.lower()))
+
+
+def _dump(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _cut(items: Iterable[tuple[str, str]], limit: int) -> list[list[tuple[str, str]]]:
+    """Consecutive (key, text) items in groups of about ``limit`` characters of text."""
+    groups: list[list[tuple[str, str]]] = [[]]
+    size = 0
+    for key, text in items:
+        if size and size + len(text) > limit:
+            groups.append([])
+            size = 0
+        groups[-1].append((key, text))
+        size += len(text)
+    return groups
+
+
+def postings(tokenized: list[dict[str, list[str]]]) -> tuple[dict[str, list[tuple[int, int, str]]], dict[str, set[str]]]:
+    """Every term's postings ``(ref, field number, weight)`` by paper then field, and the
+    surface words of each term."""
+    found: dict[str, list[tuple[int, int, str]]] = {}
+    words: dict[str, set[str]] = {}
+    first = 0
+    for _, fields in PARTS:
+        part = PartWeights(fields, tokenized)
+        terms = {tid: term for term, tid in part.term_ids.items()}
+        for ref, f, pairs in part.vectors:
+            for tid, weight in pairs:
+                found.setdefault(terms[tid], []).append((ref, first + f, weight))
+        for term, ws in part.words.items():
+            words.setdefault(term, set()).update(ws)
+        first += len(fields)
+    for posting in found.values():
+        posting.sort(key=lambda p: (p[0], p[1]))
+    return found, words
+
+
+def posting_text(posting: list[tuple[int, int, str]]) -> str:
+    out, previous = [], 0
+    for ref, field, weight in posting:
+        out.append(f"{(ref - previous) * 4 + field},{weight}")
+        previous = ref
+    return "[" + ",".join(out) + "]"
+
+
+def build_search(site: SiteData) -> dict[str, str]:
+    """The search files to write, by path relative to the site root."""
+    views = site.papers
+    # One str object per distinct token: 10,000 abstracts hold ~2.5 million tokens.
+    shared: dict[str, str] = {}
+    tokenized = [{name: [shared.setdefault(t, t) for t in tokenize(text)] for name, text in search_fields(v).items()}
+                 for v in views]
+    del shared
+    found, words = postings(tokenized)
+    del tokenized
+    files: dict[str, str] = {}
+
+    # Postings, by term in JavaScript order.
+    terms = sorted(found, key=utf16_key)
+    shard_of: dict[str, int] = {}
+    groups = _cut(((t, _dump(t) + ":" + posting_text(found[t])) for t in terms), TERM_BYTES)
+    for n, group in enumerate(groups):
+        for term, _ in group:
+            shard_of[term] = n
+        files[f"search/terms/{n}.json"] = "{" + ",".join(text for _, text in group) + "}"
+    df = {term: len(found[term]) for term in terms}
+    del found
+
+    # The dictionary: terms and the surface words that stem to them, by bucket.
+    entries: dict[str, list[list]] = {}
+    for term in terms:
+        entries.setdefault(bucket(term), []).append([term, "", df[term], shard_of[term]])
+        for word in words.get(term, ()):
+            entries.setdefault(bucket(word), []).append([word, term, df[term], shard_of[term]])
+    for b in list(entries):  # the tail buckets: each word again, by its second character on
+        for entry in entries[b]:
+            if len(entry[0]) > 1:
+                entries.setdefault(TAIL + bucket(entry[0][1:]), []).append(entry)
+    buckets = sorted(entries, key=utf16_key)
+    for b in buckets:
+        entries[b].sort(key=lambda e: (utf16_key(e[0]), utf16_key(e[1])))
+    dict_starts = []
+    for n, group in enumerate(_cut(((b, _dump(b) + ":" + _dump(entries[b])) for b in buckets), DICT_BYTES)):
+        if not group:
+            continue
+        dict_starts.append(group[0][0])
+        files[f"search/dict/{len(dict_starts) - 1}.json"] = "{" + ",".join(text for _, text in group) + "}"
+
+    # Display records and facets, by ref.
+    venue_index = {v.ref.id: i for i, v in enumerate(site.venues)}
+    tag_index = {t.ref.id: i for i, t in enumerate(site.tags)}
+    chunks = max(1, -(-len(views) // DOC_CHUNK))
+    for n in range(chunks):
+        chunk = views[n * DOC_CHUNK:(n + 1) * DOC_CHUNK]
+        records = []
+        for i, view in enumerate(chunk):
+            record = display_record(view, n * DOC_CHUNK + i)
+            for known in ("i", "v", "y", "g"):  # the ref; venue, year and tags are in the facets
+                del record[known]
+            # An ASCII name's page is its words joined by hyphens, which the page derives ("").
+            record["u"] = ["" if name.isascii() and slug == ascii_slug(name) else slug
+                           for name, slug in zip(record["a"], record["u"])]
+            if not any(record["u"]):
+                del record["u"]
+            records.append({"s": view.slug, **record})
+        files[f"search/docs/{n}.json"] = _dump(records)
+    files["search/facets.json"] = _dump({"v": [venue_index[v.venue.id] for v in views],
+                                         "g": [[tag_index[t.id] for t in v.tags] for v in views]})
+    digest = hashlib.sha1()
+    for path in sorted(files):
+        digest.update(path.encode() + b"\0" + files[path].encode("utf-8") + b"\0")
+    meta = {
+        "version": FORMAT_VERSION,
+        "build": digest.hexdigest()[:12],
+        "count": len(views),
+        "fields": FIELDS,
+        "dict": dict_starts,
+        "docChunk": DOC_CHUNK,
+        # "full": the proceedings title in each result's COinS (static/js/search.js)
+        "venues": [{"id": v.ref.id, "name": v.ref.name, "full": v.ref.full_name, "year": v.ref.year}
+                   for v in site.venues],
+        "tags": [{"id": t.ref.id, "name": t.ref.name} for t in site.tags],
+        "fold": {"map": CHAR_MAP, "maxToken": MAX_TOKEN},
+        "query": {
+            "maxChars": MAX_QUERY_CHARS, "maxUnits": MAX_UNITS, "minPrefix": MIN_PREFIX,
+            "minFuzzy": MIN_FUZZY, "maxExpansions": MAX_EXPANSIONS,
+            "weights": {"exact": W_EXACT, "prefix": W_PREFIX, "fuzzy": W_FUZZY},
+        },
+    }
+    files["search/meta.json"] = _dump(meta)
+    return files
