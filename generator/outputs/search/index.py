@@ -1,45 +1,26 @@
-"""The prebuilt search index (lunr.py at build time, lunr.js 2.3.9 in the page).
+"""What the search indexes and how Lunr weighs it: fields, boosts, query settings, weights.
 
-``build_search(site)`` returns the files the build writes under ``search/``:
-
-``search/meta.json``
-    small: format version, the list of index parts and their files, venue and tag names for
-    the filters, the shard size of the abstract texts, and the character folding table that
-    the page uses to tokenize queries exactly as this module tokenizes documents.
-``search/docs.json``
-    the document store shown with results: a JSON object keyed by paper slug
-    (``{"i": ref, "t": title, "a": [authors], "u": [their slugs], "v": venue id, "y": year,
-    "g": [tag ids], "f": the PDF's URL if known, ...}``);
-    ``i`` is the paper's ref in the Lunr indexes. Plain text only (the page uses textContent).
-``search/index-<part>.json`` for the parts ``titles``, ``details`` and ``abstracts``
-    Lunr indexes, each loadable by ``lunr.Index.load`` (refs are the ``i`` numbers), loaded
-    by the page in that order: *titles* (the title field), *details* (authors, and tags with
-    the venue), *abstracts*. With the document store, *titles* is all a first result needs,
-    so a 10,000-paper catalog answers after about 1.2 MB (gzip) while the rest (about 8 MB,
-    mostly abstracts) loads in a Web Worker; see ``bench/search/RESULTS.md``.
-``search/words-<part>.json``
-    per part, the surface words whose stem differs from the word (``{stem: "word word"}``):
-    they let the last, half-typed word of a query match as a prefix although the index is
-    stemmed (lunr.js #273: ``experim`` must find "experiments", stored as ``experi``), and
-    let a typo be matched against the words as written.
-``search/text/<n>.json``
-    the abstracts (``{slug: text}``) in shards of ``SHARD_SIZE`` papers, fetched for the
-    results on screen to show a snippet around the match.
+``search_fields`` gives the text of each indexed field of a paper and ``display_record``
+what a result shows; ``PARTS`` groups the fields with their boosts (title 10, authors 5,
+tags and venue 3, abstract 1) as three Lunr indexes would hold them. ``PartWeights``
+computes each field's Lunr field-vector weights (BM25 with the boost) exactly as lunr.py's
+``Builder`` does for one part, rounded as lunr.py rounds them and cut to 3 significant
+digits; ``build_part`` writes them as a whole lunr index (what lunr.py would serialize),
+which the tests compare with lunr.py's own output and load in lunr.js. The site's search
+files (``shards.py``) carry the same weights in postings split by term, so a query's
+ranking is Lunr's without loading a whole index.
 
 The words indexed come from ``tokens`` (folding, splitting, stop words) and ``stemmer``
 (lunr.js's Porter stemmer), never from Lunr's own pipeline, whose lunr.py and lunr.js
-versions differ; the index is built from those terms with an empty pipeline. Each part is
-written by ``build_part`` directly, as lunr.py's ``Builder`` would serialize it.
+versions differ.
 
 The query settings (``MAX_UNITS``, ``W_EXACT``, ...) go to ``meta.json`` for the page's
-query code (``static/js/search-engine.js``), which ranks papers by these parts' Lunr field
-weights (BM25 with the boosts of ``PARTS``); its Python twin, with the ranking described,
+query code (``static/js/search-engine.js``); its Python twin, with the ranking described,
 is ``tests/outputs/search_engine.py``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import json.encoder
 import math
@@ -48,15 +29,15 @@ from typing import Mapping, Sequence
 
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 
-from ...derive.views import PaperView, SiteData
+from ...derive.views import PaperView
 from .stemmer import stem
-from .tokens import CHAR_MAP, MAX_TOKEN, STOP_WORDS, UMLAUTS, tokenize
+from .tokens import STOP_WORDS, UMLAUTS, tokenize
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: split by term (shards.py)
 
-# Index parts, loaded by the page in this order: (name, fields with their boosts). A title
-# match matters most, then authors, then tags and venue, then the abstract. The titles part
-# is small and answers first; a 10,000-paper catalog's abstracts are 5x its titles.
+# Index parts: (name, fields with their boosts). A title match matters most, then authors,
+# then tags and venue, then the abstract. Each part's weights are Lunr's for an index of its
+# fields (its own average field lengths and document frequencies).
 PARTS: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = (
     ("titles", (("title", 10),)),
     ("details", (("authors", 5), ("meta", 3))),

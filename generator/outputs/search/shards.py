@@ -45,6 +45,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from array import array
 from typing import Iterable
 
 from ...derive.views import SiteData
@@ -103,30 +104,41 @@ def _cut(items: Iterable[tuple[str, str]], limit: int) -> list[list[tuple[str, s
     return groups
 
 
-def postings(tokenized: list[dict[str, list[str]]]) -> tuple[dict[str, list[tuple[int, int, str]]], dict[str, set[str]]]:
-    """Every term's postings ``(ref, field number, weight)`` by paper then field, and the
-    surface words of each term."""
-    found: dict[str, list[tuple[int, int, str]]] = {}
+def postings(tokenized: list[dict[str, list[str]]]) -> tuple[dict[str, tuple[array, list[str]]], dict[str, set[str]]]:
+    """Every term's postings by paper then field: ``(keys, weights)``, a key being
+    ``ref * 4 + field number``; and the surface words of each term. (Arrays of ints and
+    lists of the shared weight strings: a tuple per posting took 3x the memory.)"""
+    found: dict[str, tuple[array, list[str]]] = {}
     words: dict[str, set[str]] = {}
     first = 0
     for _, fields in PARTS:
         part = PartWeights(fields, tokenized)
         terms = {tid: term for term, tid in part.term_ids.items()}
         for ref, f, pairs in part.vectors:
+            key = ref * 4 + first + f
             for tid, weight in pairs:
-                found.setdefault(terms[tid], []).append((ref, first + f, weight))
+                term = terms[tid]
+                entry = found.get(term)
+                if entry is None:
+                    entry = found[term] = (array("i"), [])
+                entry[0].append(key)
+                entry[1].append(weight)
         for term, ws in part.words.items():
             words.setdefault(term, set()).update(ws)
         first += len(fields)
-    for posting in found.values():
-        posting.sort(key=lambda p: (p[0], p[1]))
+        del part
+    for term, (keys, weights) in found.items():
+        if any(keys[i] > keys[i + 1] for i in range(len(keys) - 1)):  # a term in several parts
+            order = sorted(range(len(keys)), key=keys.__getitem__)
+            found[term] = (array("i", [keys[i] for i in order]), [weights[i] for i in order])
     return found, words
 
 
-def posting_text(posting: list[tuple[int, int, str]]) -> str:
+def posting_text(keys: array, weights: list[str]) -> str:
     out, previous = [], 0
-    for ref, field, weight in posting:
-        out.append(f"{(ref - previous) * 4 + field},{weight}")
+    for key, weight in zip(keys, weights):
+        ref = key >> 2
+        out.append(f"{(ref - previous) * 4 + (key & 3)},{weight}")
         previous = ref
     return "[" + ",".join(out) + "]"
 
@@ -146,13 +158,12 @@ def build_search(site: SiteData) -> dict[str, str]:
     # Postings, by term in JavaScript order.
     terms = sorted(found, key=utf16_key)
     shard_of: dict[str, int] = {}
-    groups = _cut(((t, _dump(t) + ":" + posting_text(found[t])) for t in terms), TERM_BYTES)
+    df = {term: len(found[term][0]) for term in terms}
+    groups = _cut(((t, _dump(t) + ":" + posting_text(*found.pop(t))) for t in terms), TERM_BYTES)
     for n, group in enumerate(groups):
         for term, _ in group:
             shard_of[term] = n
         files[f"search/terms/{n}.json"] = "{" + ",".join(text for _, text in group) + "}"
-    df = {term: len(found[term]) for term in terms}
-    del found
 
     # The dictionary: terms and the surface words that stem to them, by bucket.
     entries: dict[str, list[list]] = {}
