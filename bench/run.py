@@ -63,6 +63,7 @@ if str(REPO) not in sys.path:
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
 
+import size  # noqa: E402
 import synth  # noqa: E402
 
 from generator.content import frontmatter  # noqa: E402
@@ -82,6 +83,11 @@ GOAL_PEAK_MB = 500
 GOAL_NOCHANGE_S = 0.5
 GOAL_EDIT_S = 0.3
 GOAL_LINEAR = 5.5
+# Issue 13: the output at 10,000 papers, everything included (feeds and sitemap need an
+# absolute base URL: every build here is given one).
+GOAL_BYTES = 100_000_000
+GOAL_FILES_PER_PAPER = 3.0
+BASE_URL = "https://example.org/catalog/"
 
 
 # --------------------------------------------------------------------------- measuring
@@ -155,7 +161,8 @@ def papershelf_build(content: Path, output: Path, log: Path) -> Sample:
     report_file = Path(tempfile.mkstemp(prefix="papershelf-report-", suffix=".json")[1])
     try:
         sample = run_measured([sys.executable, str(BUILD_JSON), str(report_file), "build",
-                               "--content", str(content), "--output", str(output), "--quiet"], log=log)
+                               "--content", str(content), "--output", str(output), "--quiet",
+                               "--base-url", BASE_URL], log=log)
         if sample.status != 0:
             raise RuntimeError(f"papershelf build failed (exit {sample.status}); see {log}")
         sample.report = json.loads(report_file.read_text(encoding="utf-8"))
@@ -368,7 +375,8 @@ def measure_size(n: int, seed: int, repeat: int, use_hugo: bool,
                         "bytes_reported": cold[-1].report.get("bytes_written"),
                         "search": search_sizes(site), "index_terms": index_terms(site),
                         "authors": _count_dirs(site / "authors"), "venues": _count_dirs(site / "venues"),
-                        "tags": _count_dirs(site / "tags")}
+                        "tags": _count_dirs(site / "tags"), "base_url": BASE_URL,
+                        "parts": size.size_report(site)}
     nochange: list[Sample] = []
     for i in range(rebuild_repeat if "nochange" in builds else 0):
         nochange.append(papershelf_build(content, site, log))
@@ -736,6 +744,7 @@ def render_markdown(results: dict) -> str:
         lines += ["", f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gb']} GB RAM; {m['os']}; "
                       f"Python {m['python']}; {m['hugo']}; "
                       + ", ".join(f"{k} {v}" for k, v in m["packages"].items()) + "."]
+    lines += render_sizes(entries)
     lines += render_import(results)
     lines += ["", "## How to run", "",
               "```sh",
@@ -743,12 +752,42 @@ def render_markdown(results: dict) -> str:
               ".venv/bin/python bench/run.py --papers 1000,10000 --repeat 3",
               ".venv/bin/python bench/run.py --papers 50000 --repeat 1   # slow: adds the 50k row",
               ".venv/bin/python bench/synth.py 10000 /tmp/cat10k          # just a catalog",
+              ".venv/bin/python bench/size.py SITE [SITE2] --papers N     # a built site's size by part",
               ".venv/bin/python bench/run.py --import-only --papers 10000 --repeat 1   # just the seed import",
               "```", "",
               "Catalogs and Hugo sites are cached in `bench/out/` (git-ignored) and regenerated when",
               "`bench/synth.py`, `content/tags.toml` or the Hugo theme change. Build logs:",
               "`bench/out/log-<papers>.txt`.", ""]
     return "\n".join(lines)
+
+
+def render_sizes(entries: list[dict]) -> list[str]:
+    """Issue 13: the output by part (bench/size.py) at each size measured, beside Hugo's."""
+    measured = [e for e in entries if e["output"].get("parts")]
+    if not measured:
+        return []
+    lines = ["", "## Output size by part (issue 13)", "",
+             f"Every build here has the absolute base URL `{BASE_URL}`, so feeds and the sitemap are "
+             "written. Bytes of the files (`bench/size.py`; the build's own manifest `.papershelf-site` "
+             "is not counted: a deploy need not upload it). Search (`search/`) is budgeted by issue 11.", ""]
+    lines.append(size.markdown([(f"{e['papers']:,} papers", e["output"]["parts"]) for e in measured], None).rstrip("\n"))
+    lines += ["", "| papers | total | a paper | without search/ | files a paper | Hugo's output | cold build (ours / Hugo) |",
+              "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for e in measured:
+        parts, n = e["output"]["parts"], e["papers"]
+        s = summarise(e)
+        hugo = e.get("hugo", {}).get("output", {}).get("bytes")
+        lines.append(f"| {n:,} | {_mb(parts['bytes'])} | {parts['bytes'] / n / 1e3:.1f} kB "
+                     f"| {parts['bytes_no_search'] / n / 1e3:.1f} kB | {parts['files'] / n:.2f} "
+                     f"| {_mb(hugo) if hugo else '–'} | {_fmt(s['cold'], ' s')} / {_fmt(s['hugo'], ' s')} |")
+    goal = next((e for e in measured if e["papers"] == GOAL_SIZE), None)
+    if goal:
+        parts = goal["output"]["parts"]
+        files = parts["files"] / GOAL_SIZE
+        lines += ["", f"Goal at {GOAL_SIZE:,} papers: ≤ {_mb(GOAL_BYTES)} in all: {_mb(parts['bytes'])} "
+                      f"({'met' if parts['bytes'] <= GOAL_BYTES else 'not met'}); ≤ {GOAL_FILES_PER_PAPER:.0f} "
+                      f"files a paper: {files:.2f} ({'met' if files <= GOAL_FILES_PER_PAPER else 'not met'})."]
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

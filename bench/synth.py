@@ -66,7 +66,7 @@ if str(REPO) not in sys.path:  # run as a script: make ``generator`` importable
     sys.path.insert(0, str(REPO))
 
 from generator.content import frontmatter  # noqa: E402
-from generator.importers.seeds import import_seeds  # noqa: E402
+from generator.importers.seeds import import_seeds, provisional_title  # noqa: E402
 from generator.content.taxonomy import read_taxonomy  # noqa: E402
 from generator.importers import tags as tags_module  # noqa: E402
 
@@ -406,7 +406,7 @@ class _Maker:
                 title += " with " + self.rng.choice(TITLE_MATH)
             if attempt > 3 or self.rng.random() < 0.45:
                 title = f"{self.coined_name()}: {title}"
-            key = " ".join(re.sub(r"[\W_]+", " ", title.casefold()).split())
+            key = self._title_key(title)
             if key not in self.titles_seen:
                 self.titles_seen.add(key)
                 for tags in (head_tags, tail_tags):
@@ -446,12 +446,24 @@ class _Maker:
     def paper(self, venue_short: str, year: int) -> SynthPaper:
         votes: Counter[str] = Counter()
         abstract = self.abstract(votes)
+        before_title = votes.copy()
         title = self.title(votes)
         authors = self.authors()
         presentation = self.rng.choices([p for p, _ in PRESENTATIONS], weights=[w for _, w in PRESENTATIONS])[0]
         urls = self.urls(venue_short, year)
         provisional = self.rng.random() < PROVISIONAL_RATE
+        if provisional:  # the importer titles it from its abstract's start: that must be unique too
+            title_votes = votes - before_title
+            while (key := self._title_key(provisional_title(abstract))) in self.titles_seen:
+                votes = Counter()
+                abstract = self.abstract(votes)  # (a rare draw more: smaller catalogs are unchanged)
+                votes.update(title_votes)
+            self.titles_seen.add(key)
         return SynthPaper(abstract, title, authors, vote_tags(votes, self.order), presentation, urls, provisional)
+
+    @staticmethod
+    def _title_key(title: str) -> str:
+        return " ".join(re.sub(r"[\W_]+", " ", title.casefold()).split())
 
     def venues(self) -> list[tuple[str, int, float]]:
         """(short name, year, weight) of the venue-years in this catalog, newest first.
