@@ -172,18 +172,17 @@
   // Same as shards.bucket: the first two characters (code points).
   function bucket(word) { return ASCII_TEXT.test(word) ? word.slice(0, 2) : codePoints(word).slice(0, 2).join(""); }
 
-  // Same as shards.typo_buckets: {first: the first character (all its buckets), extra: [buckets]}.
-  var TAIL = " ";
-  function typoBuckets(word) {
-    var c = codePoints(word), first = c.slice(0, 1).join(""), extra = [];
-    function add(b) { if (b && extra.indexOf(b) < 0) extra.push(b); }
-    [c.slice(1), c.slice(1, 2).concat(c.slice(0, 1), c.slice(2))].forEach(function (w) {
-      var b = w.slice(0, 2).join("");
-      if (b && codePoints(b)[0] !== first) add(b);
+  // Same as shards.typo_keys: the dictionary keys of every word one edit from `word`.
+  var TAIL = " ", SKIP = "!";
+  function typoKeys(word) {
+    var c = codePoints(word), rest = c.slice(1), skipped = c.slice(0, 1).concat(c.slice(2));
+    function b(chars) { return chars.slice(0, 2).join(""); }
+    var found = [b(c), b(rest), b(c.slice(1, 2).concat(c.slice(0, 1), c.slice(2))), b(skipped),
+      b(c) + TAIL, b(rest) + TAIL, b(skipped) + SKIP, b(c) + SKIP], out = [];
+    found.forEach(function (k) {
+      if (k.replace(/[ !]+$/, "") && out.indexOf(k) < 0) out.push(k);
     });
-    add(TAIL + c.slice(0, 2).join(""));
-    if (c.length > 1) add(TAIL + c.slice(1, 3).join(""));
-    return { first: first, extra: extra };
+    return out;
   }
 
   // Whether a and b (arrays of code points) are at most one insertion, deletion,
@@ -280,32 +279,19 @@
   // half-typed last word itself, and for a typo the buckets of words one edit away.
   Engine.prototype.dictNeeded = function (units) {
     var self = this, s = this.settings, starts = this.meta.dict, files = new Set();
-    function add(b, through) {
-      if (!starts.length) return;
-      for (var n = dictFile(starts, b), last = dictFile(starts, through || b); n <= last; n++) {
-        if (!self.dictLoaded.has(n)) files.add(n);
-      }
+    function add(key) {
+      var n = dictFile(starts, key);
+      if (starts.length && !self.dictLoaded.has(n)) files.add(n);
     }
     units.forEach(function (unit) {
       var word = unit.word, exact = stem(word);
       add(bucket(exact));
       if (unit.prefix && cpLength(word) >= s.minPrefix) add(bucket(word));
       if (cpLength(word) >= s.minFuzzy && ASCII_WORD.test(word)) {
-        [word, exact].forEach(function (text) {
-          var typo = typoBuckets(text);
-          add(typo.first, typo.first + "\uffff");
-          typo.extra.forEach(function (b) { add(b); });
-        });
+        [word, exact].forEach(function (text) { typoKeys(text).forEach(function (k) { add(k); }); });
       }
     });
     return Array.from(files).sort(function (a, b) { return a - b; });
-  };
-
-  // The loaded buckets whose first character is `first`.
-  Engine.prototype.bucketsOf = function (first) {
-    var out = [];
-    this.buckets.forEach(function (_, b) { if (codePoints(b)[0] === first) out.push(b); });
-    return out;
   };
 
   Engine.prototype.entries = function (b) { return this.buckets.get(b) || []; };
@@ -358,8 +344,8 @@
     if (cpLength(word) >= this.settings.minFuzzy && ASCII_WORD.test(word)) {
       var candidates = [];
       Array.from(new Set([word, exact])).forEach(function (text) {
-        var chars = codePoints(text), typo = typoBuckets(text);
-        self.bucketsOf(typo.first).concat(typo.extra).forEach(function (b) {
+        var chars = codePoints(text);
+        typoKeys(text).forEach(function (b) {
           self.entries(b).forEach(function (entry) {
             if (oneEdit(chars, codePoints(entry[0]))) candidates.push(note(entry));
           });
@@ -754,7 +740,7 @@
     isStopWord: stopWords,
     compounds: compounds,
     bucket: bucket,
-    typoBuckets: typoBuckets,
+    typoKeys: typoKeys,
     oneEdit: oneEdit,
   };
 });

@@ -173,7 +173,7 @@
       if (message.id !== sentId) return;
       inFlight = false;
       render(message);
-      if (dirty) search(); else fetchTexts(message);
+      if (dirty) search(); else fetchTexts();
       return;
     }
     if (message.type === "snippets" && lastResults && message.id === lastResults.id) fillSnippets(message.snippets);
@@ -337,15 +337,50 @@
     return texts.get(slug);
   }
 
-  function fetchTexts(r) {
+  // Only the results on screen (and just below it) are fetched: an item's snippet is
+  // data-pending while it is fetched, data-later while the item is out of sight.
+  var wanted = new Set();
+  var seenObserver = typeof IntersectionObserver === "function"
+    ? new IntersectionObserver(onSeen, { rootMargin: "0px 0px 200px 0px" }) : null;
+
+  function snippetNode(item) { return item.querySelector(".paper-item-snippet"); }
+
+  function fetchTexts() {
+    if (seenObserver) seenObserver.disconnect();
+    Array.prototype.forEach.call(results.children, function (item) {
+      var node = snippetNode(item);
+      if (!node || !(node.hasAttribute("data-pending") || node.hasAttribute("data-later"))) return;
+      if (seenObserver) seenObserver.observe(item); else want(item);
+    });
+  }
+
+  function onSeen(entries) {
+    entries.forEach(function (entry) {
+      var node = snippetNode(entry.target);
+      if (!node) return;
+      if (entry.isIntersecting) {
+        seenObserver.unobserve(entry.target);
+        want(entry.target);
+      } else if (node.hasAttribute("data-pending")) {
+        node.removeAttribute("data-pending");
+        node.setAttribute("data-later", "true");
+      }
+    });
+  }
+
+  function want(item) {
+    var node = snippetNode(item), r = lastResults;
+    node.removeAttribute("data-later");
+    node.setAttribute("data-pending", "true");
+    wanted.add(item.getAttribute("data-slug"));
     clearTimeout(snippetTimer);
-    var wanted = r.hits.filter(function (h) { return h.snippet === null; }).map(function (h) { return h.slug; });
-    if (!wanted.length) return;
     snippetTimer = setTimeout(function () {
+      var slugs = Array.from(wanted);
+      wanted.clear();
       if (lastResults !== r) return;
-      Promise.all(wanted.map(pageText)).then(function (values) {
+      Promise.all(slugs.map(pageText)).then(function (values) {
         var found = {};
-        wanted.forEach(function (slug, i) { found[slug] = values[i]; });
+        slugs.forEach(function (slug, i) { found[slug] = values[i]; });
         if (lastResults === r) backend.send({ type: "texts", id: r.id, texts: found });
       });
     }, SNIPPET_DELAY);

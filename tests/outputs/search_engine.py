@@ -26,7 +26,7 @@ from typing import Iterable, Mapping
 from generator.outputs.search.index import (
     MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, W_EXACT, W_FUZZY, W_PREFIX, utf16_key,
 )
-from generator.outputs.search.shards import bucket, typo_buckets
+from generator.outputs.search.shards import bucket, typo_keys
 from generator.outputs.search.stemmer import stem
 from generator.outputs.search.tokens import CHAIN_RE, CJK_CHAR, JOINER_RE, MAX_TOKEN, STOP_WORDS, compounds, fold
 
@@ -185,9 +185,8 @@ class SearchEngine:
         if len(word) >= MIN_FUZZY and word.isascii() and word.isalnum():
             candidates = []
             for text in {word, exact}:
-                first, extra = typo_buckets(text)
-                for b in [b for b in self.buckets if b[:1] == first] + extra:
-                    candidates += [self._note(e) for e in self.buckets.get(b, []) if one_edit(text, e[0])]
+                for key in typo_keys(text):
+                    candidates += [self._note(e) for e in self.buckets.get(key, []) if one_edit(text, e[0])]
             put(self._strongest(candidates), W_FUZZY)
         for entry in self.entries(exact):
             if entry[0] == exact and not entry[1]:

@@ -17,9 +17,10 @@ the few of them its words need (``static/js/search-engine.js``):
     grouped in buckets by their first two characters (``bucket``), buckets in JavaScript
     string order cut into files of about ``DICT_BYTES``:
     ``{bucket: [[word, its term or "" when the word is a term, document frequency, postings file], ...]}``.
-    A query word needs the bucket of its stem (the exact term), of itself (the half-typed last
-    word's completions), and for one typo the buckets that a word one edit away can be in
-    (``typo_buckets``: those of its first letter, and two more): a few small files.
+    Each word is also filed under a tail key and a skip key (``keys_of``), next to the bucket
+    of the same two letters and in the same file. A query word needs the bucket of its stem
+    (the exact term), of itself (the half-typed last word's completions), and for one typo
+    the keys of the words one edit away (``typo_keys``): at most four files a word.
 ``search/terms/<n>.json``
     the postings, terms in JavaScript string order cut into files of about ``TERM_BYTES``:
     ``{term: [code, weight, code, weight, ...]}``, one pair per (paper, field) that has the
@@ -57,8 +58,8 @@ from .tokens import CHAR_MAP, MAX_TOKEN, tokenize
 
 FIELDS = [name for _, fields in PARTS for name, _ in fields]  # the field numbers of the postings
 DOC_CHUNK = 40  # papers per file under search/docs/
-DICT_BYTES = 24_000  # about 7 kB gzip per dictionary file
-TERM_BYTES = 56_000  # about 20 kB gzip per postings file; a longer posting list is a file of its own
+DICT_BYTES = 16_000  # about 4 kB gzip per dictionary file
+TERM_BYTES = 40_000  # about 13 kB gzip per postings file; a longer posting list is a file of its own
 
 
 def bucket(word: str) -> str:
@@ -66,20 +67,29 @@ def bucket(word: str) -> str:
     return word[:2]
 
 
-TAIL = " "  # tail buckets: " " + the bucket of a word without its first character
+TAIL = " "  # key suffix: the words by their 2nd and 3rd characters ("if " holds "diffusion")
+SKIP = "!"  # key suffix: the words by their 1st and 3rd characters ("df!" holds "diffusion")
 
 
-def typo_buckets(word: str) -> tuple[str, list[str]]:
-    """Where the words one edit (insertion, deletion, substitution or swap of neighbours)
-    from ``word`` are: every bucket of its first character (``word[:1]``: an edit after it),
-    the buckets of ``word`` without its first character and with its first two swapped, and
-    the tail buckets (words by their second character on) of ``word`` and of ``word``
-    without its first character (a wrong or an extra first character)."""
-    first = word[:1]
-    extra = [bucket(word[1:]), bucket(word[1:2] + word[:1] + word[2:])]
-    extra = [b for b in extra if b and b[:1] != first]
-    extra += [TAIL + bucket(word)] + ([TAIL + bucket(word[1:])] if word[1:] else [])
-    return first, [b for i, b in enumerate(extra) if b not in extra[:i]]
+def keys_of(word: str) -> list[str]:
+    """The dictionary keys a word is filed under: its bucket, and for one typo its tail and
+    skip keys (the bucket of the word without its first, or without its second character)."""
+    keys = [bucket(word)]
+    if len(word) > 1:
+        keys += [bucket(word[1:]) + TAIL, bucket(word[:1] + word[2:]) + SKIP]
+    return keys
+
+
+def typo_keys(word: str) -> list[str]:
+    """The keys under which every word one edit (insertion, deletion, substitution or swap
+    of neighbours) from ``word`` is filed: an edit after the second character keeps the
+    bucket; one of the first two characters dropped or swapped gives the bucket of the
+    word without it or swapped; a wrong or extra first character keeps the tail, a wrong or
+    extra second character the skip key. All in the groups of at most four buckets."""
+    rest, skipped = word[1:], word[:1] + word[2:]
+    found = [bucket(word), bucket(rest), bucket(word[1:2] + word[:1] + word[2:]), bucket(skipped),
+             bucket(word) + TAIL, bucket(rest) + TAIL, bucket(skipped) + SKIP, bucket(word) + SKIP]
+    return [k for i, k in enumerate(found) if k.rstrip(TAIL + SKIP) and k not in found[:i]]
 
 
 def ascii_slug(name: str) -> str:
@@ -171,19 +181,21 @@ def build_search(site: SiteData) -> dict[str, str]:
         entries.setdefault(bucket(term), []).append([term, "", df[term], shard_of[term]])
         for word in words.get(term, ()):
             entries.setdefault(bucket(word), []).append([word, term, df[term], shard_of[term]])
-    for b in list(entries):  # the tail buckets: each word again, by its second character on
+    for b in list(entries):  # each word again under its tail and skip keys
         for entry in entries[b]:
-            if len(entry[0]) > 1:
-                entries.setdefault(TAIL + bucket(entry[0][1:]), []).append(entry)
-    buckets = sorted(entries, key=utf16_key)
-    for b in buckets:
-        entries[b].sort(key=lambda e: (utf16_key(e[0]), utf16_key(e[1])))
+            for key in keys_of(entry[0])[1:]:
+                entries.setdefault(key, []).append(entry)
+    keys = sorted(entries, key=utf16_key)
+    groups_of: dict[str, list[str]] = {}  # a bucket and its tail and skip keys: one file
+    for key in keys:
+        entries[key].sort(key=lambda e: (utf16_key(e[0]), utf16_key(e[1])))
+        groups_of.setdefault(key.rstrip(TAIL + SKIP) or key, []).append(key)
     dict_starts = []
-    for n, group in enumerate(_cut(((b, _dump(b) + ":" + _dump(entries[b])) for b in buckets), DICT_BYTES)):
-        if not group:
-            continue
-        dict_starts.append(group[0][0])
-        files[f"search/dict/{len(dict_starts) - 1}.json"] = "{" + ",".join(text for _, text in group) + "}"
+    texts = ((ks[0], ",".join(_dump(k) + ":" + _dump(entries[k]) for k in ks)) for ks in groups_of.values())
+    for group in _cut(texts, DICT_BYTES):
+        if group:
+            dict_starts.append(group[0][0])
+            files[f"search/dict/{len(dict_starts) - 1}.json"] = "{" + ",".join(text for _, text in group) + "}"
 
     # Display records and facets, by ref.
     venue_index = {v.ref.id: i for i, v in enumerate(site.venues)}
