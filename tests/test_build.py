@@ -35,7 +35,7 @@ def subpath_site(bundled_build) -> Path:
 def listed_papers(page: Path, base: str = "/") -> set[str]:
     """Slugs of the papers a list page links to from its paper list items."""
     html = page.read_text(encoding="utf-8")
-    items = re.findall(r'<h3 class="paper-item-title"><a href="' + re.escape(base) + r'papers/([a-z0-9-]+)/"', html)
+    items = re.findall(r'<h3 class="paper-item-title"><a [^>]*href="' + re.escape(base) + r'papers/([a-z0-9-]+)/"', html)
     return set(items)
 
 

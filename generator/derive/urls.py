@@ -18,7 +18,6 @@ feeds, sitemaps and metadata need those.
 ``<list>page/<n>/``                  page n > 1 of a paper list (``list_page``)
 ``reading-list/``, ``search/``       the reading list (data in ``reading-list/data/<n>.json``), search
 ``404.html``                         the page for missing pages
-``papers/<slug>/<slug>.bib``/.ris    one paper's BibTeX and RIS
 ``venues/<id>/<id>.bib``             a venue's BibTeX, ``tags/<id>/<id>.bib`` a tag's
 ``venues/<id>/feed.xml``             a venue's Atom feed, ``tags/<id>/feed.xml`` a tag's
 ``papers.bib``, ``feed.xml``         the catalog's BibTeX and Atom feed
@@ -113,14 +112,6 @@ CATALOG_FEED = FEED
 PAPERS_JSON = "papers.json"
 SITEMAP = "sitemap.xml"
 ROBOTS = "robots.txt"
-
-
-def paper_bib_path(slug: str) -> str:
-    return f"{paper_page(slug)}{slug}.bib"
-
-
-def paper_ris_path(slug: str) -> str:
-    return f"{paper_page(slug)}{slug}.ris"
 
 
 def venue_bib_path(venue_id: str) -> str:

@@ -1,4 +1,4 @@
-"""Site-wide exports: bulk BibTeX, per-paper .bib/.ris, Atom feeds, sitemap, robots.txt, papers.json.
+"""Site-wide exports: bulk BibTeX, Atom feeds, sitemap, robots.txt, papers.json.
 
 ``iter_exports(site, citations)`` yields every file as ``(path, text)`` (paths relative to
 the site root), which the build writes as they come; ``build_exports`` collects them into a
@@ -6,9 +6,8 @@ dict. Nothing here writes files.
 
 =================================  ===================================================
 ``papers.bib``                     every paper (full entries: abstract, keywords, links)
-``venues/<id>/<id>.bib``           the papers of a venue
-``tags/<id>/<id>.bib``             the papers of a tag
-``papers/<slug>/<slug>.bib``       one paper; ``<slug>.ris`` the same as RIS
+``venues/<id>/<id>.bib``           the papers of a venue (the entries their pages show)
+``tags/<id>/<id>.bib``             the papers of a tag (the entries their pages show)
 ``papers.json``                    the catalog as data (see ``papers_json``)
 ``robots.txt``                     allows everything; names the sitemap when there is one
 ``feed.xml``                       Atom feed of the whole catalog        (absolute base only)
@@ -20,6 +19,11 @@ dict. Nothing here writes files.
 Sitemaps and feeds are read by programs that fetch them on their own, so every URL in
 them must be absolute: they are written only when ``base_url`` is an absolute URL
 (``https://host/path/``); with a path such as ``/`` the build says so (``notes``).
+
+Each paper's own BibTeX and RIS are in its page (the Cite section, which saves them as
+files in the browser); there is no file per paper. Only ``papers.bib`` carries the full
+entries (it round-trips through ``papershelf import bibtex``): a paper is on one venue and
+a few tags, and repeating its abstract in each list's file would double the site.
 
 Builds are deterministic: a feed's ``updated`` is the date of its newest paper (its
 ``added`` date, else 1 January of its venue's year), never the time of the build.
@@ -48,7 +52,7 @@ ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
-FEED_LIMIT = 500  # entries per feed: the newest papers
+FEED_LIMIT = 20  # entries per feed: the newest papers (a reader polls a feed for what is new)
 SITEMAP_LIMIT = 50_000  # URLs per sitemap file (the protocol's limit)
 
 JSON_FORMAT = "papershelf-catalog"
@@ -79,13 +83,8 @@ def iter_exports(site: SiteData, citations: CitationIndex) -> Iterator[tuple[str
     """Every export file of the site as (path relative to the site root, text), one at a time:
     the build writes each as it comes, so the ~200 MB of a 10,000-paper catalog's exports are
     never all in memory at once."""
-    entries: dict[str, str] = {}  # each paper's full BibTeX, made once (citations do not keep it)
-    for view in site.papers:
-        citation = citations.for_paper(view)
-        entries[view.slug] = citation.bibtex_full
-        yield citation.bib_path, entries[view.slug]
-        yield citation.ris_path, citation.ris_full
-    yield CATALOG_BIB, bulk_bibtex(site.papers, citations, entries)
+    yield CATALOG_BIB, bulk_bibtex(site.papers, citations, full=True)
+    entries = {view.slug: citations.for_paper(view).bibtex for view in site.papers}  # as the pages show them
     for venue in site.venues:
         yield venue_bib_path(venue.ref.id), bulk_bibtex(venue.papers, citations, entries)
     for tag in site.tags:
@@ -116,12 +115,14 @@ def notes(citations: CitationIndex) -> list[str]:
 
 
 def bulk_bibtex(views: Iterable[PaperView], citations: CitationIndex,
-                entries: Mapping[str, str] | None = None) -> str:
-    """The full entries of ``views``, ordered by key; an empty string for no papers.
-    ``entries``: full entries already made, by slug."""
+                entries: Mapping[str, str] | None = None, *, full: bool = False) -> str:
+    """The entries of ``views`` ordered by key (an empty string for no papers): as the paper
+    pages show them, or with ``full`` the full entries (abstract, keywords, every link).
+    ``entries``: entries already made, by slug."""
     pairs = sorted(((citations.for_paper(v).key, v) for v in views), key=lambda kv: kv[0])
-    return "\n".join(entries[v.slug] if entries is not None else citations.for_paper(v).bibtex_full
-                     for _, v in pairs)
+    if entries is not None:
+        return "\n".join(entries[v.slug] for _, v in pairs)
+    return "\n".join(citations.for_paper(v).bibtex_full if full else citations.for_paper(v).bibtex for _, v in pairs)
 
 
 # ---------------------------------------------------------------------------------------
@@ -172,46 +173,30 @@ def papers_json(site: SiteData, citations: CitationIndex) -> str:
             }
             for t in site.tags
         ],
-        "papers": [_paper_record(v, citations) for v in sorted(site.papers, key=lambda v: v.slug)],
     }
-    return _indented_json(data) + "\n"
+    papers = [_paper_record(v, citations) for v in sorted(site.papers, key=lambda v: v.slug)]
+    return _paper_lines_json(data, papers)
 
 
-_JSON = json.JSONEncoder(ensure_ascii=False)
-_json_string = json.encoder.encode_basestring  # what _JSON.encode does with a str
+def _paper_lines_json(head: dict[str, object], papers: list[dict[str, object]]) -> str:
+    """``head`` with a last key ``"papers"`` holding ``papers``, as compact JSON (no
+    indentation: it was a third of the file) with each paper on a line of its own, so the
+    file still reads and diffs a paper at a time."""
+    text = _COMPACT.encode(head)[:-1]  # without its closing brace
+    lines = ",\n".join(_COMPACT.encode(p) for p in papers)
+    return text + (',"papers":[\n' + lines + "\n]}\n" if papers else ',"papers":[]}\n')
 
 
-def _indented_json(value: object, level: int = 0) -> str:
-    """``json.dumps(value, ensure_ascii=False, indent=2)`` for dicts with string keys, lists
-    and scalars. The standard library writes indented JSON in pure Python (its C encoder
-    does compact JSON only); here each scalar goes through the C encoder and the nesting
-    is joined in a few string operations, which is several times faster."""
-    if type(value) is str:
-        return _json_string(value)
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        inner = "\n" + "  " * (level + 1)
-        items = []
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise TypeError(f"JSON object keys must be strings here, not {key!r}")
-            text = _json_string(item) if type(item) is str else _indented_json(item, level + 1)
-            items.append(f"{_json_string(key)}: {text}")
-        return "{" + inner + ("," + inner).join(items) + "\n" + "  " * level + "}"
-    if isinstance(value, (list, tuple)):
-        if not value:
-            return "[]"
-        inner = "\n" + "  " * (level + 1)
-        items = [_json_string(item) if type(item) is str else _indented_json(item, level + 1) for item in value]
-        return "[" + inner + ("," + inner).join(items) + "\n" + "  " * level + "]"
-    return _JSON.encode(value)  # numbers, booleans, null, and str subclasses
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def _paper_record(view: PaperView, citations: CitationIndex) -> dict[str, object]:
     paper = view.paper
-    urls = citations.urls
     citation = citations.for_paper(view)
+    # Every front-matter field as written, where the paper's file is and its BibTeX key. Not
+    # here, since they follow from what is (some were another copy of the paper's text):
+    # plain-text title and abstract, the year (the venue's), the page (``site.url`` +
+    # ``papers/<slug>/``).
     return {
         "slug": paper.slug,
         "title": paper.title,
@@ -224,13 +209,7 @@ def _paper_record(view: PaperView, citations: CitationIndex) -> dict[str, object
         "added": paper.added.isoformat() if paper.added else None,
         "abstract": paper.abstract,
         "source": paper.source,
-        "title_text": text_as_shown(paper.title),
-        "abstract_text": view.abstract_plain,
-        "year": view.venue.year,
-        "page": citation.page_url,
         "bibtex_key": citation.key,
-        "bibtex": urls.best(citation.bib_path),
-        "ris": urls.best(citation.ris_path),
     }
 
 
@@ -365,9 +344,7 @@ def _entry(view: PaperView, citations: CitationIndex) -> ET.Element:
     for link in view.links:
         _sub(entry, "link", rel="related", href=link.url, title=link.label,
              **({"type": "application/pdf"} if link.kind == "pdf" else {}))
-    if view.description:
-        _sub(entry, "summary", view.description, type="text")
-    if view.abstract_html:
+    if view.abstract_html:  # the abstract; a summary would only say its start again
         _sub(entry, "content", str(view.abstract_html), type="html")
     return entry
 
@@ -439,12 +416,16 @@ def _is_catalog_page(page: Page) -> bool:
 
 
 def page_feeds(page: Page, citations: CitationIndex) -> tuple[ExportLink, ...]:
-    """Feeds for ``<link rel="alternate">``: the catalog's, and the page's venue or tag feed."""
+    """Feeds for ``<link rel="alternate">`` on the pages that list papers (the home page, all
+    papers, a venue, a tag): the catalog's, and the venue's or tag's. (A paper's or an
+    author's page, ~35,000 of them at 10,000 papers, links none: each link is ~150 bytes.)"""
     if not citations.absolute:
+        return ()
+    collection = _collection(page)
+    if collection is None and not _is_catalog_page(page):
         return ()
     title = citations.config.title
     links = [ExportLink(f"{title}: all papers", CATALOG_FEED, "application/atom+xml", False)]
-    collection = _collection(page)
     if isinstance(collection, VenueView):
         links.append(ExportLink(f"{title}: {collection.ref.name}", venue_feed_path(collection.ref.id),
                                 "application/atom+xml", False))

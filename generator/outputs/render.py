@@ -16,8 +16,7 @@ from markupsafe import Markup
 
 from .. import __version__
 from .citations import Citation, CitationIndex
-from ..derive.urls import (SiteUrls, author_page, paper_bib_path, paper_page, reading_list_data, tag_page,
-                           venue_page)
+from ..derive.urls import SiteUrls, author_page, paper_page, reading_list_data, tag_page, venue_page
 from ..derive.views import AUTHORS_HIDDEN_MIN, AUTHORS_SHOWN, PaperView, SiteData
 from .exports import ExportLink, page_downloads, page_feeds
 from ..content.model import LINK_LABELS
@@ -83,7 +82,6 @@ class ItemTemplate:
     author: str
     venue: str
     tag: str
-    bib: str  # a paper's BibTeX file (the reading list's export)
     reading_list_data: str  # a reading-list data file
     authors_shown: int
     authors_hidden_min: int
@@ -96,7 +94,6 @@ def item_template() -> ItemTemplate:
         author=author_page(slug),
         venue=venue_page(ident),
         tag=tag_page(ident),
-        bib=paper_bib_path(slug),
         reading_list_data=reading_list_data("{n}"),  # type: ignore[arg-type]
         authors_shown=AUTHORS_SHOWN,
         authors_hidden_min=AUTHORS_HIDDEN_MIN,
@@ -111,9 +108,11 @@ class PaperItems:
 
     A paper is listed on its venue's, tags' and authors' pages and on /papers/: about ten
     times per paper, so rendering the item each time was a third of a 10,000-paper build.
-    The item sees only ``p``, its ``ranks`` (where it falls in each order of the lists' sort
-    control, over the whole catalog: pages.sort_ranks) and the site globals (never the page
-    it sits on), which is what makes one rendering right for every list.
+    The item sees only ``p``, its ``byline`` (folded author names), its ``ranks`` (where it
+    falls in each order of the lists' sort control, over the whole catalog: pages.sort_ranks)
+    and the site globals (never the page it sits on), which is what makes one rendering
+    right for every list; twice at most: with the sort ranks and tags a list's controls need
+    (``sortable``), and without (the short lists of most authors have no controls).
     """
 
     TEMPLATE = "partials/paper_item.html"
@@ -121,14 +120,30 @@ class PaperItems:
     def __init__(self, globals_: dict[str, object], ranks: dict[str, SortRanks]):
         self.globals = globals_
         self.ranks = ranks
-        self.html: dict[str, Markup] = {}
+        self.html: dict[tuple[str, bool], Markup] = {}
 
-    def render(self, env: Environment, paper: PaperView) -> Markup:
-        html = self.html.get(paper.slug)
+    def render(self, env: Environment, paper: PaperView, sortable: bool = False) -> Markup:
+        key = (paper.slug, sortable)
+        html = self.html.get(key)
         if html is None:
-            html = Markup(env.get_template(self.TEMPLATE).render(**self.globals, p=paper, ranks=self.ranks[paper.slug]))
-            self.html[paper.slug] = html
+            html = Markup(env.get_template(self.TEMPLATE).render(**self.globals, p=paper, ranks=self.ranks[paper.slug],
+                                                                 byline=byline(paper), sortable=sortable))
+            self.html[key] = html
         return html
+
+
+BYLINE_HEAD = 2  # a list item's byline names this many authors, then "…" and the last one...
+BYLINE_MAX = 4  # ...when the paper has more than this many
+
+
+def byline(paper: PaperView) -> str:
+    """A list item's authors as one line of text: "A, B, C, D", or past ``BYLINE_MAX`` names
+    "A, B, … Z" (the first ``BYLINE_HEAD`` and the last); the paper's page names and links
+    them all."""
+    names = [a.name for a in paper.authors]
+    if len(names) > BYLINE_MAX:
+        return ", ".join(names[:BYLINE_HEAD]) + ", … " + names[-1]
+    return ", ".join(names)
 
 
 # Filters for the scholarly metadata: templates stay free of logic, they only print
@@ -142,12 +157,13 @@ def citation_filter(context: Context, paper: PaperView) -> Citation:
 
 
 @pass_context
-def paper_item_filter(context: Context, paper: PaperView) -> Markup:
-    """``paper|paper_item``: the paper's list item, rendered once per build (see PaperItems)."""
+def paper_item_filter(context: Context, paper: PaperView, sortable: bool = False) -> Markup:
+    """``paper|paper_item(sortable)``: the paper's list item, rendered once per build (see
+    PaperItems); ``sortable`` for a list with sort and filter controls."""
     items = context.get("paper_items")
     if not isinstance(items, PaperItems):
         raise TypeError("the paper_item filter needs the 'paper_items' global (see site_globals)")
-    return items.render(context.environment, paper)
+    return items.render(context.environment, paper, bool(sortable))
 
 
 @pass_context
@@ -166,7 +182,7 @@ def reading_list_records_filter(papers: Sequence[PaperView]) -> dict[str, dict[s
     """``papers|reading_list_records``: what the reading-list page needs of the papers of one
     data file (pages.reading_list_shards) to fill its list items (static/js/paper-item.js),
     by slug: the fields of a search display record, with the names of the venue and tags.
-    The BibTeX comes from each paper's .bib file."""
+    The BibTeX comes from each paper's page."""
     return {p.slug: reading_list_record(p) for p in papers}
 
 

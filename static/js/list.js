@@ -8,12 +8,12 @@
 // (same markup, so titles keep their MathML) and shows the matching papers a page at a time
 // ("Show more"). The state lives in the URL (?sort=year&tag=robotics&presentation=oral), so
 // it can be shared and survives reloads. Sorting uses the ranks the build put on each item
-// (data-<sort>-rank: generator/outputs/pages.py, sort_ranks), so the browser's order is
+// (data-ranks: generator/outputs/pages.py, sort_ranks), so the browser's order is
 // exactly the server's; a filter <select data-filter="data-tags"> keeps the items whose
 // attribute holds the chosen value among its space-separated words.
 //
 // Keyboard. Each paper is one Tab stop, its title link: the item's other links and buttons
-// (authors, "+ N more", venue, tags, Save) get tabindex="-1" and stay reachable with the
+// (venue, PDF, Save) get tabindex="-1" and stay reachable with the
 // arrow keys (a roving tab stop: the part last reached holds the item's stop until the focus
 // leaves the item). In the list, Down/Up or j/k move between papers, Right/Left through a
 // paper's parts, Home/End to the first and last paper, Escape back to the paper's title.
@@ -114,8 +114,16 @@
       focusItem(first);
     });
   }
-  var keysHelp = section.querySelector("#list-keys");
-  if (keysHelp && list.children.length > 1) keysHelp.hidden = false;
+  // The keys, said under the list's heading when there is more than one paper to move between.
+  var header = section.querySelector(".list-header");
+  if (header && list.children.length > 1 && !section.querySelector("#list-keys")) {
+    var keysHelp = document.createElement("p");
+    keysHelp.className = "list-keys";
+    keysHelp.id = "list-keys";
+    keysHelp.innerHTML = "Keys: <kbd>j</kbd> <kbd>k</kbd> or <kbd>\u2193</kbd> <kbd>\u2191</kbd> next and previous paper, " +
+      "<kbd>\u2192</kbd> <kbd>\u2190</kbd> its links, <kbd>Home</kbd> <kbd>End</kbd> first and last";
+    header.appendChild(keysHelp);
+  }
   calm(itemsOf());
 
   /* ------------------------------------------------------ sort and filter */
@@ -217,7 +225,12 @@
     return loading;
   }
 
-  function rank(item, key) { return parseInt(item.getAttribute(key), 10) || 0; }
+  // An item's data-ranks: its place in the whole catalog in each order, in this order.
+  var ORDERS = ["title", "venue", "year", "presentation", "added"];
+  function rank(item, sort) {
+    var ranks = (item.getAttribute("data-ranks") || "").split(" ");
+    return parseInt(ranks[ORDERS.indexOf(sort)], 10) || 0;
+  }
 
   function matches(item, s) {
     return s.filters.every(function (f) {
@@ -269,7 +282,7 @@
   }
 
   function render(items, s, focusFrom) {
-    var key = "data-" + s.sort + "-rank";
+    var key = s.sort;
     var found = items.filter(function (item) { return matches(item, s); });
     found.sort(function (a, b) { return rank(a, key) - rank(b, key); });
     var visible = found.slice(0, shown);

@@ -3,7 +3,7 @@
 // templates/partials/paper_item.html renders for list pages, with data-slot on each part
 // to fill. This file clones it and fills the slots; it builds no markup of its own.
 // Links come from the URL patterns the generator writes on the template (data-url-paper,
-// data-url-author, data-url-venue, data-url-tag, data-url-bib: "/papers/{slug}/"...;
+// data-url-author, data-url-venue, data-url-tag: "/papers/{slug}/"...;
 // data-url-find: a title search, "https://scholar.google.com/scholar?q={query}"), and
 // long author lists fold where the template says (data-authors-shown, -hidden-min), as on
 // list pages. All text is set with textContent; highlights are <mark> around text nodes.

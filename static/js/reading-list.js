@@ -8,7 +8,7 @@
 // * On /reading-list/ the saved papers are listed as list pages list them (the page's
 //   <template>, filled by static/js/paper-item.js, with data from reading-list/data/<n>.json,
 //   fetched only for the papers needed), each with the reader's note (saved as they type),
-//   exported as BibTeX (each paper's own papers/<slug>/<slug>.bib, plus an `annote` field
+//   exported as BibTeX (the entry each paper's page shows, plus an `annote` field
 //   holding the note; an error names the papers that cannot be fetched) and shared as a
 //   link (?papers=slug1,slug2; never with the notes).
 // * A shared link opens the page in a read-only view of the shared papers: each opens its
@@ -64,6 +64,49 @@
   }
 
   /* ------------------------------------------------------------ save buttons */
+
+  // A list page's items (rendered by the build: no data-slug) carry no Save button (without
+  // JavaScript it could do nothing, and a list repeats it for every paper): each gets one
+  // here, after its PDF link, for the paper its title links to (the last segment of the
+  // link's path is the paper's slug). In an item whose parts static/js/list.js took out of
+  // the Tab order, the button is out of it too.
+  function addSaveButton(item) {
+    if (item.querySelector(".save-button")) return;
+    var link = item.querySelector(".paper-item-title a[href]");
+    if (!link) return;
+    var path = link.getAttribute("href").replace(/[?#].*$/, "").replace(/\/+$/, "");
+    var slug = path.slice(path.lastIndexOf("/") + 1);
+    if (!SLUG.test(slug)) return;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "save-button";
+    button.setAttribute("data-slug", slug);
+    button.setAttribute("data-title", link.textContent.replace(/\s+/g, " ").trim());
+    button.setAttribute("aria-pressed", "false");
+    button.textContent = "Save";
+    if (item.querySelector('[tabindex="-1"]')) button.tabIndex = -1;
+    var after = item.querySelector(".pdf-link, .find-link");
+    if (after && after.parentNode === item) item.insertBefore(button, after.nextSibling);
+    else item.appendChild(button);
+  }
+
+  function addSaveButtons(root) {
+    var items = root.matches && root.matches(".paper-item:not([data-slug])") ? [root]
+      : root.querySelectorAll ? root.querySelectorAll(".paper-item:not([data-slug])") : [];
+    Array.prototype.forEach.call(items, function (item) { if (!item.closest("template")) addSaveButton(item); });
+  }
+
+  // The header's count of saved papers, in the navigation's link to the reading list.
+  var navLink = document.querySelector('.site-nav a[href$="reading-list/"]');
+  if (navLink && !navLink.querySelector("[data-reading-list-count]")) {
+    var count = document.createElement("span");
+    count.className = "reading-list-count";
+    count.setAttribute("data-reading-list-count", "");
+    count.hidden = true;
+    navLink.appendChild(document.createTextNode(" "));
+    navLink.appendChild(count);
+  }
+  addSaveButtons(document);
 
   function syncButton(button, entry) {
     var slug = button.getAttribute("data-slug");
@@ -135,6 +178,7 @@
       mutations.forEach(function (mutation) {
         Array.prototype.forEach.call(mutation.addedNodes, function (node) {
           if (node.nodeType !== 1) return;
+          addSaveButtons(node);
           var buttons = node.matches && node.matches(".save-button[data-slug]") ? [node]
             : node.querySelectorAll ? node.querySelectorAll(".save-button[data-slug]") : [];
           if (!buttons.length) return;
@@ -540,17 +584,23 @@
 
   /* ------------------------------------------------------------------ BibTeX */
 
-  // The BibTeX is the site's own: each paper's papers/<slug>/<slug>.bib, written by the
-  // build for every paper (the same entry as the paper page's "Cite"), with the reader's note
+  // The BibTeX is the site's own: the entry of each paper's page (its "Cite" section, read
+  // from the page: the site writes no file per paper), with the reader's note
   // as an `annote` field (the field for annotations: bibliography styles leave it out, unlike
   // `note`; Zotero and JabRef read it). A file that cannot be fetched (offline, or a paper
   // no longer in the catalog) is named in an error; the export holds the others.
 
-  // The text of one paper's file, or null.
+  // The BibTeX entry of one paper's page, or null.
+  var parser = window.DOMParser ? new DOMParser() : null;
   function siteBibtex(slug) {
-    return fetch(window.PapershelfItem.url("bib", { slug: slug })).then(function (r) {
+    if (!parser) return Promise.resolve(null);
+    return fetch(window.PapershelfItem.url("paper", { slug: slug })).then(function (r) {
       if (!r.ok) return null;
-      return r.text().then(function (text) { return /^\s*@\w+\s*\{/.test(text) ? text.trim() + "\n" : null; });
+      return r.text().then(function (html) {
+        var block = parser.parseFromString(html, "text/html").getElementById("cite-bibtex");
+        var text = block ? block.textContent : "";
+        return /^\s*@\w+\s*\{/.test(text) ? text.trim() + "\n" : null;
+      });
     }).catch(function () { return null; });
   }
 

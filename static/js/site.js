@@ -30,8 +30,16 @@
 
   // The theme toggle: a button pressed when the dark theme is on. The choice is remembered;
   // until the reader makes one, the page follows the system's prefers-color-scheme.
-  var button = document.getElementById("theme-toggle");
-  if (!button) return;
+  // The button is made here (without JavaScript it could do nothing): the header's tools
+  // hold it, after the quick search.
+  var tools = document.querySelector(".header-tools");
+  if (!tools) return;
+  var button = document.createElement("button");
+  button.type = "button";
+  button.className = "theme-toggle";
+  button.id = "theme-toggle";
+  button.innerHTML = '<span class="theme-toggle-icon" aria-hidden="true"></span><span class="theme-toggle-label">Dark theme</span>';
+  tools.appendChild(button);
   var root = document.documentElement;
   var media = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
 
@@ -61,5 +69,4 @@
     sync();
   });
   sync();
-  button.hidden = false;
 })();

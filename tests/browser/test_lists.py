@@ -271,14 +271,14 @@ def test_each_paper_is_one_tab_stop(page, server):
 def test_arrows_and_j_k_move_between_papers_and_through_a_paper(page, server, bundled_views):
     views = bundled_views()
     page.goto(server.url("/papers/"))
-    index, paper = next((i, p) for i, p in enumerate(views.papers) if len(p.authors) > 1 and not p.authors_tail and p.tags)
+    index, paper = next((i, p) for i, p in enumerate(views.papers) if len(p.authors) > 1 and p.pdf_url)
     item = page.locator("#paper-list > li").nth(index)
-    # Right: each of the paper's links and buttons in turn (its authors, venue, tags, Save...).
+    # Right: each of the paper's links and buttons in turn: its venue, its PDF, Save (the
+    # compact item names its authors as text; its page links them).
     parts = ["title " + item.locator("h3 a").get_attribute("href")] + item.evaluate("""li => Array.from(
         li.querySelectorAll('a[href], button, summary')).filter(e => e.getClientRects().length && !e.closest('h3'))
         .map(e => e.tagName.toLowerCase() + ' ' + (e.getAttribute('href') || e.textContent.trim()))""")
-    wanted = [f"a /{a.url}" for a in paper.authors] + [f"a /{paper.venue.url}"] + [f"a /{t.url}" for t in paper.tags]
-    assert [p for p in parts if p in wanted] == wanted and parts[-1] == "button Save"
+    assert parts[1:] == [f"a /{paper.venue.url}", f"a {paper.pdf_url}", "button Save"]
     item.locator("h3 a").focus()
     reached = [focused(page)]
     for _ in range(len(parts)):  # one more than needed: Right on the last part stays there
@@ -304,8 +304,8 @@ def test_the_part_reached_holds_the_papers_tab_stop_until_the_focus_leaves(page,
     titles_ = item_titles(page)
     page.locator("#paper-list > li h3 a").nth(1).focus()
     page.keyboard.press("ArrowRight")
-    author = focused(page)
-    assert author.startswith("a /authors/")
+    venue = focused(page)
+    assert venue.startswith("a /venues/")
     assert page.locator("#paper-list > li").nth(1).locator("[tabindex='0']").count() == 1
     page.keyboard.press("Tab")  # on to the next paper, not to the rest of this one
     assert focused(page) == titles_[2]
@@ -315,21 +315,26 @@ def test_the_part_reached_holds_the_papers_tab_stop_until_the_focus_leaves(page,
     assert focused(page) == titles_[0]
 
 
-def test_folded_authors_are_reached_once_opened(page, server, bundled_views):
+def test_items_fold_long_author_lists_and_the_paper_page_names_them_all(page, server, bundled_views):
     views = bundled_views()
-    folded = next(p for p in views.papers if p.authors_tail)
     page.goto(server.url("/papers/"))
-    item = page.locator("#paper-list > li").nth(views.papers.index(folded))
-    item.locator("h3 a").focus()
-    for _ in range(len(folded.authors_head) + 1):
-        page.keyboard.press("ArrowRight")
-    assert focused(page).startswith(f"summary + {len(folded.authors_tail)} more")
-    page.keyboard.press("ArrowRight")  # the folded names are skipped while closed
-    assert focused(page) == f"a /{folded.venue.url}"
-    page.keyboard.press("ArrowLeft")
-    page.keyboard.press("Enter")  # open
-    page.keyboard.press("ArrowRight")
-    assert focused(page) == f"a /{folded.authors_tail[0].url}"
+    items = page.locator("#paper-list > li")
+    long_list = next(p for p in views.papers if len(p.authors) > 4)
+    short = next(p for p in views.papers if 1 < len(p.authors) <= 4)
+    names = [a.name for a in long_list.authors]
+    byline = items.nth(views.papers.index(long_list)).locator(".paper-item-authors").inner_text()
+    assert byline == f"{names[0]}, {names[1]}, … {names[-1]}"
+    assert items.nth(views.papers.index(short)).locator(".paper-item-authors").inner_text() == \
+        ", ".join(a.name for a in short.authors)
+    # The paper's page links every author; a long list folds there, its other names reached once opened.
+    folded = next(p for p in views.papers if p.authors_tail)
+    page.goto(server.url("/" + folded.url))
+    authors = page.locator(".paper-authors")
+    assert authors.locator("a").evaluate_all("as => as.map(a => a.getAttribute('href'))") == \
+        [f"/{a.url}" for a in folded.authors]
+    assert not authors.locator(f"a[href='/{folded.authors_tail[0].url}']").is_visible()
+    authors.locator("summary").click()
+    assert authors.locator(f"a[href='/{folded.authors_tail[0].url}']").is_visible()
 
 
 def test_single_letter_keys_act_only_in_the_list(page, server):
@@ -370,7 +375,7 @@ def test_without_javascript_every_link_is_reachable_and_the_skip_link_lands_on_t
         page.keyboard.press("Tab")
         assert focused(page) == item_titles(page)[0]
         page.keyboard.press("Tab")  # no JavaScript: the paper's other links are Tab stops
-        assert focused(page).startswith("a /authors/")
+        assert focused(page).startswith("a /venues/")
     finally:
         context.close()
 

@@ -1,14 +1,19 @@
 """One markup for a paper in a list, in a real browser: a search result and a reading-list
-item are the list pages' item (templates/partials/paper_item.html, filled in the page by
-static/js/paper-item.js from the <template> the server renders from the same partial).
+item are one item (templates/partials/paper_item.html's shell, filled in the page by
+static/js/paper-item.js from the <template> the server renders), and a list page's item is
+its compact form, rendered by the server from the same partial.
 
-For the same paper, the three have the same elements, classes, ARIA and links, the same
-text and the same folding of long author lists; their COinS say the same; and the reading
-list's BibTeX is the site's own .bib files, with an error naming those it cannot fetch.
+For the same paper, the search result and the reading-list item have the same elements,
+classes, ARIA and links, the same text and the same folding of long author lists, and their
+COinS say what the paper's citation says; the list page's item leads to the same page, venue
+and PDF with the same names, its authors folded as text, and gets the same Save button. The
+reading list's BibTeX is the entries the paper pages show, with an error naming those it
+cannot fetch.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -89,6 +94,10 @@ def coins_pairs(locator) -> list[tuple[str, str]]:
                      strict_parsing=True)
 
 
+def child(shape: dict, cls: str) -> dict:
+    return next(c for c in shape["children"] if isinstance(c, dict) and c["cls"] == cls)
+
+
 def list_page_item(page, server, paper):
     """The paper's item on its venue's list (following the pages of a long list)."""
     slug = paper.slug
@@ -132,26 +141,52 @@ def test_search_result_reading_list_item_and_list_item_are_one_markup(page, serv
     saved = item_shape(saved_item)
     saved_coins = coins_pairs(saved_item)
 
-    # The search adds the abstract's snippet; the rest is the list page's item.
+    # The search adds the abstract's snippet; the reading list's button removes the paper and
+    # its note comes last; the rest is one item.
     assert [c["cls"] for c in searched["children"] if isinstance(c, dict)].count("paper-item-snippet") == 1
-    assert without(searched, "paper-item-snippet") == listed
-    # The reading list's button removes the paper and its note comes last; the rest is the
-    # list page's item.
-    save = next(c for c in listed["children"] if isinstance(c, dict) and c["cls"] == "save-button")
-    remove = next(c for c in saved["children"] if isinstance(c, dict) and c["cls"] == "button-secondary remove-button")
+    save = child(searched, "save-button")
+    remove = child(saved, "button-secondary remove-button")
     assert save["attrs"]["aria-pressed"] == "false" and remove["attrs"]["aria-label"].startswith("Remove: ")
     assert [c["cls"] for c in saved["children"] if isinstance(c, dict)][-1] == "rl-note"
-    assert without(without(saved, "button-secondary remove-button"), "rl-note") == without(listed, "save-button")
+    assert without(without(saved, "button-secondary remove-button"), "rl-note") == \
+        without(without(searched, "paper-item-snippet"), "save-button")
 
-    # The COinS say the same (the list page splits the first author into aulast/aufirst).
+    # The list page's item is the compact form: the same title link, venue, presentation and
+    # PDF (named alike), the authors folded as text, the same Save button; no tags, no COinS.
+    assert child(listed, "paper-item-title") == child(searched, "paper-item-title")
+    meta, searched_meta = child(listed, "paper-item-meta"), child(searched, "paper-item-meta")
+    assert meta["children"] == [c for c in searched_meta["children"] if c["cls"] != "chip"]
+    authors = [a.name for a in paper.authors]
+    byline = ", ".join(authors) if len(authors) <= 4 else f"{authors[0]}, {authors[1]}, … {authors[-1]}"
+    if authors:
+        assert child(listed, "paper-item-authors")["children"] == [byline]
+    else:
+        assert child(listed, "paper-item-authors unknown") == child(searched, "paper-item-authors unknown")
+    first = "pdf-link" if paper.pdf_url else "find-link"
+    assert child(listed, first)["attrs"]["href"] == child(searched, first)["attrs"]["href"]
+    name = list_page_item(page, server, paper).locator("." + first)
+    assert name.evaluate("a => a.getAttribute('aria-labelledby') || a.getAttribute('aria-label')")
+    assert child(listed, "save-button") == save
+    assert [c["cls"] for c in listed["children"] if isinstance(c, dict)] == \
+        ["paper-item-title", child(listed, "paper-item-authors" if authors else "paper-item-authors unknown")["cls"],
+         "paper-item-meta", first, "save-button"]
+    assert name.evaluate("a => a.closest('li').querySelector('span.Z3988')") is None
+
+    # The COinS of the search result and the reading-list item say what the paper's citation says.
     assert search_coins == saved_coins
-    page_pairs = coins_pairs(list_page_item(page, server, paper))
-    want, got = dict(page_pairs), dict(search_coins)
+    want, got = dict(parse_qsl(paper_coins(views, paper))), dict(search_coins)
     for key in ("ctx_ver", "rft_val_fmt", "rfr_id", "rft.genre", "rft.atitle", "rft.btitle", "rft.date"):
         assert got[key] == want[key], key
-    first = [f"{want['rft.aufirst']} {want['rft.aulast']}"] if "rft.aulast" in want else []
-    assert [v for k, v in search_coins if k == "rft.au"] == first + [v for k, v in page_pairs if k == "rft.au"]
+    first_author = [f"{want['rft.aufirst']} {want['rft.aulast']}"] if "rft.aulast" in want else []
+    assert [v for k, v in search_coins if k == "rft.au"] == \
+        first_author + [v for k, v in parse_qsl(paper_coins(views, paper)) if k == "rft.au"]
     assert got["rft_id"] == server.url(f"/papers/{slug}/")
+
+
+def paper_coins(views, paper) -> str:
+    from generator.outputs.citations import CitationIndex
+
+    return CitationIndex(views).for_paper(paper).coins
 
 
 def test_a_folded_author_list_opens_in_search_results_as_on_list_pages(page, server, views):
@@ -174,7 +209,7 @@ def test_the_template_is_the_partials_shell_with_the_sites_url_patterns(site_dir
         assert attrs["data-url-author"] == "/authors/{slug}/"
         assert attrs["data-url-venue"] == "/venues/{id}/"
         assert attrs["data-url-tag"] == "/tags/{id}/"
-        assert attrs["data-url-bib"] == "/papers/{slug}/{slug}.bib"
+        assert "data-url-bib" not in attrs  # the BibTeX is read from the paper's page
         assert "href=" not in template.group(2)  # links get theirs from the patterns
         assert button in template.group(2)
     assert "paper-item-template" not in (site_dir / "papers" / "index.html").read_text(encoding="utf-8")
@@ -195,11 +230,18 @@ def test_search_results_link_authors_under_a_subpath(page, subpath_server, views
 # ---------------------------------------------------------------------- BibTeX
 
 
-def test_every_paper_has_its_bib_file(site_dir, views):
-    """The reading list exports these files: the build writes one for every paper."""
+def page_entry(site_dir: Path, slug: str) -> str:
+    """The BibTeX entry a paper's page shows (its Cite section), as the reading list reads it."""
+    text = (site_dir / "papers" / slug / "index.html").read_text(encoding="utf-8")
+    found = re.search(r'<pre [^>]*id="cite-bibtex"[^>]*><code>(.*?)</code></pre>', text, re.S)
+    assert found, slug
+    return html.unescape(found.group(1)).strip() + "\n"
+
+
+def test_every_paper_page_has_its_bibtex_entry(site_dir, views):
+    """The reading list exports these entries: every paper's page shows one."""
     for paper in views.papers:
-        text = (site_dir / "papers" / paper.slug / f"{paper.slug}.bib").read_text(encoding="utf-8")
-        assert text.lstrip().startswith("@"), paper.slug
+        assert page_entry(site_dir, paper.slug).startswith("@inproceedings{"), paper.slug
 
 
 def saved_list(page, server, slugs: list[str]) -> None:
@@ -209,21 +251,20 @@ def saved_list(page, server, slugs: list[str]) -> None:
     page.locator("#rl-items > li").nth(len(slugs) - 1).wait_for()
 
 
-def test_the_reading_lists_bibtex_is_the_sites_bib_files(page, server, site_dir, views):
+def test_the_reading_lists_bibtex_is_the_paper_pages_entries(page, server, site_dir, views):
     slugs = [p.slug for p in views.papers[:3]]
     saved_list(page, server, slugs)
     with page.expect_download() as info:
         page.locator("#rl-export").click()
     text = Path(info.value.path()).read_text(encoding="utf-8")
-    files = [(site_dir / "papers" / s / f"{s}.bib").read_text(encoding="utf-8").strip() + "\n" for s in slugs]
-    assert text == "\n".join(files)
+    assert text == "\n".join(page_entry(site_dir, s) for s in slugs)
     assert "Error" not in page.locator("#rl-status").inner_text()
 
 
 def test_bibtex_that_cannot_be_fetched_is_named_in_an_error(page, server, site_dir, views):
     chosen = views.papers[:3]
     missing = chosen[1]
-    page.route(re.compile(r".*/" + re.escape(missing.slug) + r"\.bib$"),
+    page.route(re.compile(r".*/papers/" + re.escape(missing.slug) + r"/$"),
                lambda route: route.fulfill(status=404, body="not here"))
     saved_list(page, server, [p.slug for p in chosen])
     page.locator("#rl-bibtex-box summary").click()
@@ -231,13 +272,12 @@ def test_bibtex_that_cannot_be_fetched_is_named_in_an_error(page, server, site_d
     page.wait_for_function("document.getElementById('rl-status').textContent.includes('could not be fetched')")
     assert missing.title_plain in status.inner_text() and "Error" in status.inner_text()
     # the others are there, and nothing is made up for the missing one
-    others = [(site_dir / "papers" / p.slug / f"{p.slug}.bib").read_text(encoding="utf-8").strip() + "\n"
-              for p in chosen if p is not missing]
+    others = [page_entry(site_dir, p.slug) for p in chosen if p is not missing]
     assert page.locator("#rl-bibtex").input_value() == "\n".join(others)
 
     # Nothing at all to export: no file, only the error.
-    page.unroute(re.compile(r".*/" + re.escape(missing.slug) + r"\.bib$"))
-    page.route(re.compile(r".*\.bib$"), lambda route: route.fulfill(status=404, body="not here"))
+    page.unroute(re.compile(r".*/papers/" + re.escape(missing.slug) + r"/$"))
+    page.route(re.compile(r".*/papers/[a-z0-9-]+/$"), lambda route: route.fulfill(status=404, body="not here"))
     downloads: list = []
     page.on("download", lambda d: downloads.append(d))
     page.locator("#rl-export").click()

@@ -217,13 +217,14 @@ MAKE = """([paper, pdf]) => {
 
 
 @pytest.mark.parametrize("where", ["/search/", "/reading-list/"])
-def test_paper_item_js_gives_the_items_it_makes_the_same_first_action(page, server, views, where):
+def test_paper_item_js_gives_the_items_it_makes_the_same_first_action(page, server, site_dir, views, where):
     """The <template> of the search and reading-list pages, filled by paper-item.js, leads
-    with the PDF it is given (search/docs.json's "f"), else a title search, exactly as the
+    with the PDF it is given (a search record's "f", in search/docs/<n>.json), else a title search, exactly as the
     list pages' items do; an item known only by its slug has neither."""
     page.goto(server.url(where))
     page.wait_for_function("() => window.PapershelfItem")
-    records = json.loads(page.evaluate("fetch('/search/docs.json').then(r => r.text())"))
+    records = {r["s"]: r for path in sorted((site_dir / "search" / "docs").glob("*.json"))
+               for r in json.loads(path.read_text(encoding="utf-8"))}
     for paper in (with_pdf(views), without_pdf(views)):
         data = {"slug": paper.slug, "title": paper.title_plain, "authors": [],
                 "venue": {"id": paper.venue.id, "name": paper.venue.name, "full": paper.venue.full_name,

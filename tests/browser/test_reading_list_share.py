@@ -9,6 +9,7 @@ to my list". Saved papers carry the reader's note, stored as they type, exported
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -63,7 +64,11 @@ def item_hrefs(page) -> list[str]:
 
 
 def bib_file(site_dir: Path, slug: str) -> str:
-    return (site_dir / "papers" / slug / f"{slug}.bib").read_text(encoding="utf-8").strip() + "\n"
+    """The BibTeX entry the paper's page shows (its Cite section), which the reading list exports."""
+    text = (site_dir / "papers" / slug / "index.html").read_text(encoding="utf-8")
+    found = re.search(r'<pre [^>]*id="cite-bibtex"[^>]*><code>(.*?)</code></pre>', text, re.S)
+    assert found, slug
+    return html.unescape(found.group(1)).strip() + "\n"
 
 
 def heading_levels(page) -> list[int]:

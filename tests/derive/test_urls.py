@@ -62,8 +62,6 @@ def test_page_files_and_sections(url, folder, output, section):
 
 
 def test_file_paths():
-    assert U.paper_bib_path("graph-nets") == "papers/graph-nets/graph-nets.bib"
-    assert U.paper_ris_path("graph-nets") == "papers/graph-nets/graph-nets.ris"
     assert U.venue_bib_path("iclr-2024") == "venues/iclr-2024/iclr-2024.bib"
     assert U.tag_bib_path("graph-learning") == "tags/graph-learning/graph-learning.bib"
     assert U.venue_feed_path("iclr-2024") == "venues/iclr-2024/feed.xml"
@@ -180,8 +178,6 @@ def test_citation_urls_come_from_the_builder(base_url, bundled_views):
     base_path = "/shelf/" if base_url == ABSOLUTE else base_url
     for view in site.papers[:20]:
         citation = index.for_paper(view)
-        assert citation.bib_path == U.paper_bib_path(view.slug)
-        assert citation.ris_path == U.paper_ris_path(view.slug)
         if base_url == ABSOLUTE:
             assert citation.page_url == f"{ABSOLUTE}papers/{view.slug}/" == citation.url
         else:
@@ -198,7 +194,6 @@ def test_export_files_are_at_their_paths(tmp_path, base_url):
     site = derive(load_catalog(content.root, base_url=base_url))
     files = build_exports(site, CitationIndex(site))
     expected = {U.CATALOG_BIB, U.PAPERS_JSON, U.ROBOTS}
-    expected |= {U.paper_bib_path(v.slug) for v in site.papers} | {U.paper_ris_path(v.slug) for v in site.papers}
     expected |= {U.venue_bib_path(v.ref.id) for v in site.venues} | {U.tag_bib_path(t.ref.id) for t in site.tags}
     if base_url == ABSOLUTE:
         expected |= {U.CATALOG_FEED, U.SITEMAP}

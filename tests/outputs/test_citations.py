@@ -443,8 +443,15 @@ def run_in_browser(url: str, origin: str) -> dict:
                     timeout=10_000)
                 result["copied"] = page.evaluate("navigator.clipboard.readText()")
                 result["shown"] = page.locator("#cite-bibtex").inner_text()
-                result["bib_links"] = page.locator(".cite a[href$='.bib']").evaluate_all(
-                    "links => links.map(a => a.getAttribute('href'))")
+                with page.expect_download() as info:  # the page's own entry, saved as a file
+                    page.get_by_role("button", name="Download .bib", exact=True).click()
+                download = info.value
+                result["bib_file"] = (download.suggested_filename,
+                                      Path(download.path()).read_text(encoding="utf-8"))
+                with page.expect_download() as info:
+                    page.get_by_role("button", name="Download .ris", exact=True).click()
+                result["ris_file"] = (info.value.suggested_filename, Path(info.value.path()).read_bytes())
+                result["ris_shown"] = page.locator("#cite-ris").inner_text()
                 result["errors"] = errors
                 browser.close()
         except Exception as exc:  # reported by the test
@@ -473,7 +480,10 @@ def test_cite_section_copy_button_copies_the_bibtex(bundled_site):
     assert result["visible"]
     assert result["copied"] == result["shown"]
     assert result["copied"].startswith("@inproceedings{lightman2024lets,")
-    assert result["bib_links"] == ["/papers/lets-verify-step-by-step/lets-verify-step-by-step.bib"]
+    assert result["bib_file"] == ("lightman2024lets.bib", result["shown"])
+    name, ris = result["ris_file"]
+    assert name == "lightman2024lets.ris" and ris.startswith(b"TY  - CPAPER\r\n")
+    assert ris.decode("utf-8").replace("\r\n", "\n").strip() == result["ris_shown"].strip()  # RIS lines end in CRLF
 
 
 def test_text_braces_and_template_tags_are_written_as_text():

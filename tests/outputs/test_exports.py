@@ -1,5 +1,5 @@
-"""Exports of a built site: .bib/.ris files, Atom feeds, sitemap, robots.txt, papers.json,
-and the metadata in the pages (meta tags, canonical, JSON-LD, COinS, feed links)."""
+"""Exports of a built site: bulk .bib files, Atom feeds, sitemap, robots.txt, papers.json,
+and the metadata in the pages (meta tags, canonical, JSON-LD, BibTeX and RIS, feed links)."""
 
 from __future__ import annotations
 
@@ -119,9 +119,19 @@ def normalized(text: str) -> str:
 # --------------------------------------------------------------------------- BibTeX and RIS
 
 
+def page_block(site: Path, slug: str, block: str) -> str:
+    """The text of a paper page's BibTeX or RIS block (``<pre id="cite-bibtex">``...)."""
+    text = (site / "papers" / slug / "index.html").read_text(encoding="utf-8")
+    found = re.search(r'<pre [^>]*id="cite-' + block + r'"[^>]*><code>(.*?)</code></pre>', text, re.S)
+    assert found, (slug, block)
+    return html.unescape(found.group(1))
+
+
 def test_every_bib_file_parses_with_balanced_braces(site):
     bibs = sorted(site.rglob("*.bib"))
-    assert len(bibs) == len(PAPERS) + len(VENUES) + len(list((site / "tags").glob("*/"))) + 1
+    # The catalog's, each venue's and each tag's: no file per paper (its page has its entry).
+    assert len(bibs) == len(VENUES) + len(list((site / "tags").glob("*/"))) + 1
+    assert not list((site / "papers").rglob("*.bib")) and not list(site.rglob("*.ris"))
     for path in bibs:
         text = path.read_text(encoding="utf-8")
         library = parse_bib(path)
@@ -133,11 +143,11 @@ def test_every_bib_file_parses_with_balanced_braces(site):
 
 def test_each_paper_bib_round_trips_its_front_matter(site, catalog):
     index = CitationIndex(catalog)
+    entries = {e.key: e for e in parse_bib(site / "papers.bib", names=True).entries}
     for slug, (fm, body) in PAPERS.items():
-        library = parse_bib(site / "papers" / slug / f"{slug}.bib", names=True)
-        (entry,) = library.entries
-        fields = {k: f.value for k, f in entry.fields_dict.items()}
         view = next(v for v in catalog.papers if v.slug == slug)
+        entry = entries[index.for_paper(view).key]  # papers.bib holds the full entries
+        fields = {k: f.value for k, f in entry.fields_dict.items()}
         assert entry.entry_type == "inproceedings"
         assert entry.key == index.for_paper(view).key
         assert normalized(bib_text_to_content(fields["title"], title=True)) == normalized(fm["title"]), slug
@@ -165,20 +175,22 @@ def test_bulk_bib_files_hold_exactly_their_papers(site, catalog):
     keys = {v.slug: index.for_paper(v).key for v in catalog.papers}
     whole = [e.key for e in parse_bib(site / "papers.bib").entries]
     assert whole == sorted(keys.values())
-    for venue in VENUES:
-        expected = {keys[s] for s, (fm, _) in PAPERS.items() if fm["venue"] == venue}
-        assert {e.key for e in parse_bib(site / "venues" / venue / f"{venue}.bib").entries} == expected
-    for tag_dir in (site / "tags").iterdir():
-        if not tag_dir.is_dir():
-            continue
-        expected = {keys[s] for s, (fm, _) in PAPERS.items() if tag_dir.name in (fm.get("tags") or [])}
-        assert {e.key for e in parse_bib(tag_dir / f"{tag_dir.name}.bib").entries} == expected, tag_dir.name
+    # A venue's and a tag's file hold their papers' entries as the paper pages show them.
+    shown = {keys[s]: page_block(site, s, "bibtex") for s in PAPERS}
+    lists = [(site / "venues" / venue / f"{venue}.bib", {s for s, (fm, _) in PAPERS.items() if fm["venue"] == venue})
+             for venue in VENUES]
+    lists += [(tag_dir / f"{tag_dir.name}.bib", {s for s, (fm, _) in PAPERS.items() if tag_dir.name in (fm.get("tags") or [])})
+              for tag_dir in (site / "tags").iterdir() if tag_dir.is_dir()]
+    for path, slugs in lists:
+        expected = sorted(keys[s] for s in slugs)
+        assert [e.key for e in parse_bib(path).entries] == expected, path
+        assert path.read_text(encoding="utf-8") == "\n".join(shown[k] for k in expected), path
 
 
-def test_each_paper_has_a_ris_file(site):
+def test_each_paper_page_has_its_ris(site):
     for slug, (fm, _) in PAPERS.items():
-        text = (site / "papers" / slug / f"{slug}.ris").read_bytes().decode("utf-8")  # CRLF kept
-        lines = text.split("\r\n")
+        text = page_block(site, slug, "ris")  # the page's own; cite.js saves it with CRLF
+        lines = text.split("\n")
         assert lines[0] == "TY  - CPAPER" and lines[-2] == "ER  - " and lines[-1] == ""
         authors = [line[6:] for line in lines if line.startswith("AU  - ")]
         assert len(authors) == len(fm.get("authors") or [])
@@ -198,27 +210,36 @@ def feed_entries(path: Path) -> list[ET.Element]:
     return root.findall(f"{ATOM}entry")
 
 
-def test_feeds_parse_and_list_what_they_should(site):
-    all_pages = {f"{BASE}papers/{slug}/" for slug in PAPERS}
+def newest(catalog, keep) -> list[str]:
+    """Page URLs of the papers a feed holds: the newest ``FEED_LIMIT`` of those ``keep`` takes."""
+    return [f"{BASE}papers/{v.slug}/" for v in exports.feed_order(v for v in catalog.papers if keep(v))]
+
+
+def test_feeds_parse_and_list_what_they_should(site, catalog):
     root = ET.parse(site / "feed.xml").getroot()
     assert root.findtext(f"{ATOM}id") == BASE
     self_link = [link.get("href") for link in root.findall(f"{ATOM}link") if link.get("rel") == "self"]
     assert self_link == [f"{BASE}feed.xml"]
-    assert {e.findtext(f"{ATOM}id") for e in feed_entries(site / "feed.xml")} == all_pages
+    expected = newest(catalog, lambda v: True)
+    assert len(expected) == min(len(PAPERS), exports.FEED_LIMIT)
+    assert [e.findtext(f"{ATOM}id") for e in feed_entries(site / "feed.xml")] == expected
     for venue in VENUES:
         entries = feed_entries(site / "venues" / venue / "feed.xml")
-        expected = {f"{BASE}papers/{s}/" for s, (fm, _) in PAPERS.items() if fm["venue"] == venue}
-        assert {e.findtext(f"{ATOM}id") for e in entries} == expected
+        expected = newest(catalog, lambda v: v.venue.id == venue)
+        assert [e.findtext(f"{ATOM}id") for e in entries] == expected and expected
     for tag_dir in [d for d in (site / "tags").iterdir() if d.is_dir()]:
         entries = feed_entries(tag_dir / "feed.xml")
-        expected = {f"{BASE}papers/{s}/" for s, (fm, _) in PAPERS.items() if tag_dir.name in (fm.get("tags") or [])}
-        assert {e.findtext(f"{ATOM}id") for e in entries} == expected, tag_dir.name
+        expected = newest(catalog, lambda v: tag_dir.name in [t.id for t in v.tags])
+        assert [e.findtext(f"{ATOM}id") for e in entries] == expected, tag_dir.name
 
 
 def test_feed_entries_carry_title_authors_and_dates(site):
     by_id = {e.findtext(f"{ATOM}id"): e for e in feed_entries(site / "feed.xml")}
+    assert by_id
     for slug, (fm, _) in PAPERS.items():
-        entry = by_id[f"{BASE}papers/{slug}/"]
+        entry = by_id.get(f"{BASE}papers/{slug}/")
+        if entry is None:  # not among the newest
+            continue
         assert entry.findtext(f"{ATOM}title") == plain_text(fm["title"])
         names = [a.findtext(f"{ATOM}name") for a in entry.findall(f"{ATOM}author")]
         assert names == (fm.get("authors") or [])
@@ -226,6 +247,7 @@ def test_feed_entries_carry_title_authors_and_dates(site):
         expected = (fm.get("added") or datetime.date(year, 1, 1)).isoformat()
         assert entry.findtext(f"{ATOM}updated") == f"{expected}T00:00:00Z"
         assert entry.find(f"{ATOM}content").get("type") == "html"
+        assert entry.find(f"{ATOM}summary") is None  # the content is the abstract: no second copy
     root = ET.parse(site / "feed.xml").getroot()
     newest = max(e.findtext(f"{ATOM}updated") for e in root.findall(f"{ATOM}entry"))
     assert root.findtext(f"{ATOM}updated") == newest
@@ -288,11 +310,12 @@ def test_papers_json_holds_every_front_matter_field(site, catalog):
         assert record["provisional"] == bool(fm.get("provisional"))
         assert record["added"] == (fm["added"].isoformat() if fm.get("added") else None)
         assert record["abstract"] == body
-        assert record["page"] == f"{BASE}papers/{slug}/"
-        assert record["year"] == VENUES[fm["venue"]]["year"]
+        # Nothing that follows from the rest: the page is the site's URL and the slug's.
+        assert not {"page", "year", "title_text", "abstract_text", "bibtex", "ris"} & set(record)
+        assert (site / f"papers/{slug}/index.html").is_file() and data["site"]["url"] == BASE
     assert {v["id"]: v["full_name"] for v in data["venues"]} == {k: v["full_name"] for k, v in VENUES.items()}
     assert [(t["id"], t["name"]) for t in data["tags"]] == [(t.id, t.name) for t in catalog.catalog.tags.values()]
-    for record in data["venues"] + data["tags"] + data["papers"]:
+    for record in data["venues"] + data["tags"]:
         assert (site / record["bibtex"].removeprefix(BASE)).is_file()
 
 
@@ -325,24 +348,35 @@ def test_each_paper_page_has_meta_tags_matching_its_front_matter(site):
         assert data["publication"]["name"] == VENUES[fm["venue"]]["full_name"]
 
 
-def test_paper_pages_link_their_bib_and_ris(site):
-    for slug in PAPERS:
-        text = (site / "papers" / slug / "index.html").read_text(encoding="utf-8")
-        for ext in ("bib", "ris"):
-            assert f'href="/shelf/papers/{slug}/{slug}.{ext}"' in text
+def test_paper_pages_offer_their_bib_and_ris_as_files(site, catalog):
+    """The Cite section's BibTeX and RIS are saved as files by cite.js, named by the key."""
+    index = CitationIndex(catalog)
+    for view in catalog.papers:
+        text = (site / "papers" / view.slug / "index.html").read_text(encoding="utf-8")
+        key = index.for_paper(view).key
+        assert f'id="cite-bibtex" tabindex="0" data-copy="BibTeX" data-download="{key}.bib"' in text
+        assert f'id="cite-ris" tabindex="0" data-copy="RIS" data-download="{key}.ris"' in text
         assert '<script src="/shelf/static/js/cite.js" defer></script>' in text
+        assert f"/papers/{view.slug}/{view.slug}." not in text  # no link to a file per paper
     assert (site / "static" / "js" / "cite.js").is_file()
 
 
-def test_list_pages_carry_one_coins_span_per_paper(site):
-    for venue in VENUES:
-        page = head(site / "venues" / venue / "index.html")
-        expected = {plain_text(fm["title"]) for fm, _ in PAPERS.values() if fm["venue"] == venue}
-        titles = {dict(parse_qsl(html.unescape(kev)))["rft.atitle"] for kev in page.coins}
-        assert len(page.coins) == len(expected) and titles == expected
-        for kev in page.coins:
-            d = dict(parse_qsl(kev))
-            assert d["ctx_ver"] == "Z39.88-2004" and d["rft.btitle"] == VENUES[venue]["full_name"]
+def test_lists_export_as_a_whole_for_reference_managers(site):
+    """Zotero saves a whole venue, tag or the catalog from its BibTeX file, which the list's
+    every page links; the items carry no COinS (750 bytes each, on ~10 lists per paper)."""
+    lists = [(site / "venues" / v, {s for s, (fm, _) in PAPERS.items() if fm["venue"] == v}) for v in VENUES]
+    lists += [(t, {s for s, (fm, _) in PAPERS.items() if t.name in (fm.get("tags") or [])})
+              for t in (site / "tags").iterdir() if t.is_dir()]
+    lists.append((site / "papers", set(PAPERS)))
+    for folder, slugs in lists:
+        pages = [folder / "index.html", *sorted(folder.glob("page/*/index.html"))]
+        bib = "papers.bib" if folder.name == "papers" else f"{folder.relative_to(site).as_posix()}/{folder.name}.bib"
+        titles = {e.fields_dict["title"].value for e in parse_bib(site / bib).entries}
+        assert len(titles) == len(slugs), folder
+        for page in pages:
+            text = page.read_text(encoding="utf-8")
+            assert f'href="/shelf/{bib}" type="application/x-bibtex" download' in text, page
+            assert not head(page).coins, page
 
 
 def test_feed_links_in_page_heads(site):
@@ -384,10 +418,10 @@ def test_with_a_path_base_there_are_no_feeds_or_sitemap_and_the_build_says_so(pa
         ["/catalog/papers/lets-verify-step-by-step/"]
     assert not [link for link in page.links if link.get("type") == "application/atom+xml"]
     assert "og:url" not in [n for _, n, _ in page.meta]
-    bib = parse_bib(out / "papers" / "lets-verify-step-by-step" / "lets-verify-step-by-step.bib")
+    bib = bibtexparser.parse_string(page_block(out, "lets-verify-step-by-step", "bibtex"))
     assert bib.entries[0].fields_dict["url"].value == "https://arxiv.org/abs/2305.20050"
     data = json.loads((out / "papers.json").read_text(encoding="utf-8"))
-    assert data["papers"][0]["page"].startswith("/catalog/papers/")
+    assert data["site"]["url"] == "/catalog/"
 
 
 def test_cli_prints_the_note(tmp_path):
@@ -445,13 +479,19 @@ def test_hostile_content_gives_valid_exports(hostile):
     page = head(hostile / "papers" / "tagged" / "index.html")
     assert [c for _, n, c in page.meta if n in ("citation_title", "og:title")] == [shown, shown]
     assert json.loads(page.json_ld[0])["name"] == shown
-    entry = parse_bib(hostile / "papers" / "script" / "script.bib", names=True).entries[0]
+    def page_entry(slug: str, names: bool = False):
+        middleware = [SeparateCoAuthors(), SplitNameParts()] if names else []
+        library = bibtexparser.parse_string(page_block(hostile, slug, "bibtex"), append_middleware=middleware)
+        assert not library.failed_blocks
+        return library.entries[0]
+
+    entry = page_entry("script", names=True)
     assert [p.merge_first_name_first for p in entry.fields_dict["author"].value] == \
         ["José Ñúñez", "Zoë O'Brien \\& Co", "张伟"]
     assert entry.key == "nunez2024closing"
-    nobody = parse_bib(hostile / "papers" / "nobody" / "nobody.bib").entries[0]
+    nobody = page_entry("nobody")
     assert "author" not in nobody.fields_dict and nobody.key == "anon2024nobody"
-    duo = parse_bib(hostile / "papers" / "and-name" / "and-name.bib", names=True).entries[0]
+    duo = page_entry("and-name", names=True)
     assert len(duo.fields_dict["author"].value) == 2  # "Simon and Garfunkel" stays one name
 
 
@@ -513,7 +553,12 @@ def exports_element(element: ET.Element) -> ET.Element:
 def test_papers_json_is_what_json_dumps_writes(content):
     site = hostile_site(content)
     text = exports.papers_json(site, CitationIndex(site))
-    assert text == json.dumps(json.loads(text), ensure_ascii=False, indent=2) + "\n"
-    odd = {"a": [], "b": {}, "c": [1, 2.5, None, True, False, "é\u2028\"\\"], "d": {"e": [{"f": []}]}, "": "x"}
-    assert exports._indented_json(odd) == json.dumps(odd, ensure_ascii=False, indent=2)
-    assert exports._indented_json([]) == "[]" and exports._indented_json("s") == '"s"'
+    data = json.loads(text)
+    # Compact JSON, a paper a line: the head on the first line, then each paper, then "]}".
+    lines = text.split("\n")
+    papers = data.pop("papers")
+    compact = {"ensure_ascii": False, "separators": (",", ":")}
+    assert lines[0] == json.dumps(data, **compact)[:-1] + ',"papers":['
+    assert lines[1:-2] == [json.dumps(p, **compact) + ("," if i < len(papers) - 1 else "") for i, p in enumerate(papers)]
+    assert lines[-2:] == ["]}", ""] and len(papers) > 1
+    assert exports._paper_lines_json({"a": 1}, []) == '{"a":1,"papers":[]}\n'

@@ -17,13 +17,13 @@ configuration; nothing is written. ``CitationIndex(site)`` gives every paper one
 ``plain``   plain text on one line, titles as shown, ASCII folding
 ``dates``   the date feeds and sitemaps give a paper
 
-The site's paths and URLs (``SiteUrls``, ``paper_bib_path``, ``paper_ris_path``) are made
+The site's paths and URLs (``SiteUrls``) are made
 in ``derive.urls`` and re-exported here, as is ``latex_value``, for the modules and tests
 that import them from here.
 """
 
 from ...text.latex.encode import latex_value
-from ...derive.urls import SiteUrls, paper_bib_path, paper_ris_path
+from ...derive.urls import SiteUrls
 from .bibtex import CITE_FIELDS, ENTRY_TYPE, LINK_FIELDS, bib_url, bibtex_fields, bibtex_keyword, write_bibtex
 from .coins import coins_kev
 from .dates import paper_date
@@ -43,5 +43,5 @@ __all__ = [
     "arxiv_id", "ascii_fold", "assign_keys", "base_key", "best_link", "bib_name", "bib_url",
     "bibtex_fields", "bibtex_keyword", "bibtex_name_form", "coins_kev", "format_reference", "family_name", "highwire_tags", "json_for_script",
     "json_ld", "key_author", "key_title_word", "last_first", "latex_value", "name_parts", "one_line",
-    "paper_bib_path", "paper_date", "paper_ris_path", "reference_for", "ris_record", "text_as_shown", "write_bibtex",
+    "paper_date", "reference_for", "ris_record", "text_as_shown", "write_bibtex",
 ]

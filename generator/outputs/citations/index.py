@@ -5,7 +5,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ...derive.views import PaperView, SiteData
-from ...derive.urls import SiteUrls, paper_bib_path, paper_page, paper_ris_path
+from ...derive.urls import SiteUrls, paper_page
 from .bibtex import CITE_FIELDS, bibtex_fields, write_bibtex
 from .coins import coins_kev
 from .keys import assign_keys, base_key
@@ -25,8 +25,7 @@ class Citation:
     page, the exports), and keeping them took ~180 MB at 10,000 papers.
     """
 
-    __slots__ = ("_index", "_view", "_location", "key", "url", "page_url", "bib_path", "ris_path",
-                 "coins", "canonical")
+    __slots__ = ("_index", "_view", "_location", "key", "url", "page_url", "coins", "canonical")
 
     def __init__(self, index: CitationIndex, view: PaperView):
         urls = index.urls
@@ -37,20 +36,19 @@ class Citation:
         self.page_url: str = urls.best(paper_page(view.slug))  # absolute page URL, else a path from the host root
         # the BibTeX/RIS url: absolute page URL, else the best external link
         self.url: str | None = urls.absolute(paper_page(view.slug)) or best_link(view)
-        self.bib_path: str = paper_bib_path(view.slug)  # relative to the site root: papers/<slug>/<slug>.bib
-        self.ris_path: str = paper_ris_path(view.slug)
         self.coins: str = coins_kev(view, self.url)  # OpenURL ContextObject for <span class="Z3988">
         self.canonical: str = self.page_url  # absolute when base_url is absolute, else a path
 
     @property
     def bibtex(self) -> str:
-        """The entry shown on the page (no abstract)."""
+        """The entry shown on the page (no abstract), which the page saves as its .bib file and
+        the venue's and tags' bulk BibTeX hold."""
         fields = [(name, value) for name, value in self._full_fields() if name in CITE_FIELDS]
         return write_bibtex([(self.key, fields)])
 
     @property
     def bibtex_full(self) -> str:
-        """The .bib file: with abstract, keywords and every link."""
+        """The entry of ``papers.bib``: with abstract, keywords and every link."""
         return write_bibtex([(self.key, self._full_fields())])
 
     def _full_fields(self) -> list[tuple[str, str]]:
@@ -63,7 +61,7 @@ class Citation:
 
     @property
     def ris_full(self) -> str:
-        """The .ris file (CRLF line ends, as RIS wants)."""
+        """The full record, with the abstract (CRLF line ends, as RIS wants)."""
         return ris_record(self._view, self.url, self.key, self._location, full=True, newline="\r\n")
 
     @property
@@ -73,27 +71,22 @@ class Citation:
 
     @property
     def meta_names(self) -> tuple[Meta, ...]:
-        """<meta name=… content=…>: Highwire, Twitter."""
-        view = self._view
-        names = list(highwire_tags(view, self.page_url))
-        names += [Meta("twitter:card", "summary"), Meta("twitter:title", text_as_shown(view.paper.title))]
-        if view.description:
-            names.append(Meta("twitter:description", one_line(view.description)))
-        return tuple(names)
+        """<meta name=… content=…>: Highwire, and the Twitter card (whose title and
+        description Twitter takes from OpenGraph's: not said twice)."""
+        return (*highwire_tags(self._view, self.page_url), Meta("twitter:card", "summary"))
 
     @property
     def meta_properties(self) -> tuple[Meta, ...]:
-        """<meta property=… content=…>: OpenGraph."""
+        """<meta property=… content=…>: OpenGraph. Not said twice: the description (OpenGraph
+        readers take the page's <meta name="description">) and the tags (in
+        ``citation_keywords`` and the JSON-LD ``keywords``)."""
         view, index = self._view, self._index
         props = [Meta("og:type", "article"), Meta("og:title", text_as_shown(view.paper.title))]
-        if view.description:
-            props.append(Meta("og:description", one_line(view.description)))
         page_abs = index.urls.absolute(paper_page(view.slug))
         if page_abs:
             props.append(Meta("og:url", page_abs))
         props.append(Meta("og:site_name", one_line(index.config.title)))
         props.append(Meta("article:section", one_line(view.venue.name)))
-        props += [Meta("article:tag", t.name) for t in view.tags]
         return tuple(props)
 
     @property

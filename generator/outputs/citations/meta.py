@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from ...content.model import SiteConfig
 from ...derive.views import AuthorRef, PaperView
-from ...derive.urls import SiteUrls, author_page, paper_page, venue_page
+from ...derive.urls import SiteUrls, paper_page, venue_page
 from .links import arxiv_id
 from .plain import one_line, text_as_shown
 
@@ -59,18 +59,17 @@ def json_for_script(data: object) -> Markup:
 
 
 def json_ld(view: PaperView, urls: SiteUrls, config: SiteConfig) -> dict[str, object]:
-    """schema.org ``ScholarlyArticle`` data of a paper."""
+    """schema.org ``ScholarlyArticle`` data of a paper: each thing once (its URL as ``url``,
+    the start of its abstract as ``description``; the page shows the whole abstract), so the
+    page carries no second copy of it."""
     page = urls.absolute(paper_page(view.slug))
     data: dict[str, object] = {
         "@context": "https://schema.org",
         "@type": "ScholarlyArticle",
         "name": text_as_shown(view.paper.title),
-        "headline": text_as_shown(view.paper.title),
     }
     if page:
-        data["@id"] = page
         data["url"] = page
-        data["mainEntityOfPage"] = page
     if view.paper.authors:
         data["author"] = [_person(name, ref, urls) for name, ref in zip(view.paper.authors, view.authors)]
     data["datePublished"] = str(view.venue.year)
@@ -78,9 +77,7 @@ def json_ld(view: PaperView, urls: SiteUrls, config: SiteConfig) -> dict[str, ob
     if urls.absolute_base:
         event["url"] = urls.absolute(venue_page(view.venue.id))
     data["publication"] = event
-    if view.abstract_plain:
-        data["abstract"] = one_line(view.abstract_plain)
-    if view.description:
+    if view.description:  # the page shows the whole abstract; this is its start, as in the meta tags
         data["description"] = one_line(view.description)
     if view.tags:
         data["keywords"] = [t.name for t in view.tags]
@@ -95,11 +92,9 @@ def json_ld(view: PaperView, urls: SiteUrls, config: SiteConfig) -> dict[str, ob
 
 
 def _person(name: str, ref: AuthorRef, urls: SiteUrls) -> dict[str, object]:
-    """An author of the paper: the name as the paper gives it, their page here, and from
-    authors.toml their ORCID record and homepage (``sameAs``)."""
+    """An author of the paper: the name as the paper gives it and, from authors.toml, their
+    ORCID record and homepage (``sameAs``). (Their page here is linked from the page itself.)"""
     person: dict[str, object] = {"@type": "Person", "name": one_line(name)}
-    if urls.absolute_base:
-        person["url"] = urls.absolute(author_page(ref.slug))
     if ref.profile and ref.profile.same_as:
         person["sameAs"] = list(ref.profile.same_as)
     return person
