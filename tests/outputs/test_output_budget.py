@@ -15,6 +15,7 @@ of a couple of kilobytes a paper fails):
   static files): ≤ ``BYTES_PER_PAPER``;
 * files: ≤ ``FILES_PER_PAPER`` (a page per paper, a page per author, the lists: no .bib or
   .ris per paper);
+* the same with ``search/``: ≤ ``BYTES_WITH_SEARCH`` and ``FILES_WITH_SEARCH``;
 * a paper's page on average ≤ ``PAPER_PAGE``, an author's page ≤ ``AUTHOR_PAGE``, a list
   item (what a paper adds to a list page) ≤ ``LIST_ITEM``.
 """
@@ -40,6 +41,9 @@ FILES_PER_PAPER = 3.9  # measured 3.76: a page per paper, ~2.4 per author, the l
 PAPER_PAGE = 13_000  # measured 12.4 kB on average
 AUTHOR_PAGE = 4_700  # measured 4.5 kB on average
 LIST_ITEM = 950  # measured at most 896 bytes (with the sort ranks and tags of a list with controls)
+# With search/ (issue 11's index split by term): measured 42.9 kB and 3.96 files a paper.
+BYTES_WITH_SEARCH = 45_000
+FILES_WITH_SEARCH = 4.15
 
 pytestmark = pytest.mark.slow
 
@@ -78,6 +82,13 @@ def test_a_paper_costs_at_most_its_budget_in_bytes_and_files(built, report):
     assert per_paper <= BYTES_PER_PAPER, f"{per_paper:,.0f} bytes a paper: over the budget of {BYTES_PER_PAPER:,}"
     assert files <= FILES_PER_PAPER, f"{files:.2f} files a paper: over the budget of {FILES_PER_PAPER}"
     assert not list(built.rglob("*.ris")) and not list((built / "papers").rglob("*.bib"))  # no file per paper
+
+
+def test_with_the_search_index_too(report):
+    per_paper, files = report["bytes"] / PAPERS, report["files"] / PAPERS
+    assert report["parts"]["search/"][0] > 0
+    assert per_paper <= BYTES_WITH_SEARCH, f"{per_paper:,.0f} bytes a paper with search/"
+    assert files <= FILES_WITH_SEARCH, f"{files:.2f} files a paper with search/"
 
 
 def test_paper_and_author_pages_are_within_their_budgets(built):
