@@ -604,14 +604,24 @@
     return this.fetchJSON(base + "search/meta.json?t=" + Date.now()).then(function (meta) {
       self.meta = meta;
       self.version = "?v=" + encodeURIComponent(meta.build);
-      return self.get("search/facets.json").then(function (facets) {
-        self.engine = new Engine(meta);
-        self.engine.setFacets(facets);
-        self.post({ type: "meta", meta: { venues: meta.venues, tags: meta.tags, count: meta.count } });
-        self.post({ type: "state", state: "ready" });
-        if (self.last) self.answer(self.last);
-      });
+      // The facets load while the first query's words are looked up (answer waits for both).
+      self.engine = new Engine(meta);
+      var facets = self.ready();
+      self.post({ type: "meta", meta: { venues: meta.venues, tags: meta.tags, count: meta.count } });
+      if (self.last) self.answer(self.last);
+      return facets.then(function () { self.post({ type: "state", state: "ready" }); });
     }).catch(function (error) { self.fail(error, self.last); });
+  };
+
+  // The facets, loaded once (again after a failure).
+  Service.prototype.ready = function () {
+    var self = this, engine = this.engine;
+    if (engine.docCodes) return Promise.resolve();
+    if (!this.facets) {
+      this.facets = this.get("search/facets.json").then(function (data) { engine.setFacets(data); },
+        function (error) { self.facets = null; throw error; });
+    }
+    return this.facets;
   };
 
   Service.prototype.get = function (path) {
@@ -645,6 +655,7 @@
           return self.fetchAll("terms", engine.termsNeeded(expansions), function (n, d) { engine.addTerms(d); });
         });
     }
+    step = Promise.all([step, this.ready()]);
     var computed;
     return step.then(function () {
       waited = Date.now() - started;

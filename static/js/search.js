@@ -172,6 +172,7 @@
     if (message.type === "results") {
       if (message.id !== sentId) return;
       inFlight = false;
+      stage = message.stage; // an answer after an error: the error is over
       render(message);
       if (dirty) search(); else fetchTexts();
       return;
