@@ -63,7 +63,7 @@ if str(REPO) not in sys.path:
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
 
-import size  # noqa: E402
+import size as size_by_part  # noqa: E402  (measure_size has a local `size`)
 import synth  # noqa: E402
 
 from generator.content import frontmatter  # noqa: E402
@@ -376,7 +376,7 @@ def measure_size(n: int, seed: int, repeat: int, use_hugo: bool,
                         "search": search_sizes(site), "index_terms": index_terms(site),
                         "authors": _count_dirs(site / "authors"), "venues": _count_dirs(site / "venues"),
                         "tags": _count_dirs(site / "tags"), "base_url": BASE_URL,
-                        "parts": size.size_report(site)}
+                        "parts": size_by_part.size_report(site)}
     nochange: list[Sample] = []
     for i in range(rebuild_repeat if "nochange" in builds else 0):
         nochange.append(papershelf_build(content, site, log))
@@ -770,7 +770,7 @@ def render_sizes(entries: list[dict]) -> list[str]:
              f"Every build here has the absolute base URL `{BASE_URL}`, so feeds and the sitemap are "
              "written. Bytes of the files (`bench/size.py`; the build's own manifest `.papershelf-site` "
              "is not counted: a deploy need not upload it). Search (`search/`) is budgeted by issue 11.", ""]
-    lines.append(size.markdown([(f"{e['papers']:,} papers", e["output"]["parts"]) for e in measured], None).rstrip("\n"))
+    lines.append(size_by_part.markdown([(f"{e['papers']:,} papers", e["output"]["parts"]) for e in measured], None).rstrip("\n"))
     lines += ["", "| papers | total | a paper | without search/ | files a paper | Hugo's output | cold build (ours / Hugo) |",
               "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for e in measured:
