@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The test suite's cost, run the way `make test` runs it (two xdist workers): wall time and
+# CPU seconds (user+sys of pytest, its workers and every process they waited for), and the
+# tests and files that cost the most CPU (bench/cpu_durations.py).
+#
+#   bench/test_time.sh                  # the whole suite
+#   bench/test_time.sh -m "not browser"   # extra pytest arguments
+#   COLD=1 bench/test_time.sh           # without the compiled-module cache (as in a fresh clone)
+#
+# On a machine shared with other work, compare the CPU seconds: the wall time depends on the
+# neighbours.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ -n "${COLD:-}" ]]; then
+  rm -rf .venv/pycache
+fi
+args=(-q -p no:cacheprovider -p bench.cpu_durations --cpu-durations="${TOP:-30}")
+for arg in "$@"; do
+  args+=("$(printf '%q' "$arg")")
+done
+/usr/bin/time -f "== wall %e s, CPU %U s user + %S s sys" make test PYTEST_ARGS="${args[*]}"
