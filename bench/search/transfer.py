@@ -53,6 +53,8 @@ QUERIES = {
     "three words 2": "graph neural network",
     "prefix": "watermar",
     "prefix 2": "reinforc",
+    "two letters": "co",
+    "long query": "a survey of deep reinforcement learning methods for robotic manipulation",
     "typo": "reinforcment",
     "typo 2": "watremark",
     "no match": "zzqxj",
