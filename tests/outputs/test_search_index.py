@@ -355,3 +355,32 @@ def test_chinese_and_japanese_words_are_found_inside_a_run_of_text():
 def test_soft_hyphens_and_zero_width_spaces_do_not_split_words():
     assert tokenize("gra\u00adph neu\u200bral") == ["graph", "neural"]
     assert [u.word for u in query_units("gra\u00adph")] == ["graph"]
+
+
+def test_every_word_one_edit_away_is_under_a_typo_key():
+    """A typo is looked up under ``typo_keys(word)``: every word one insertion, deletion,
+    substitution or swap away is filed (``keys_of``) under at least one of them, wherever
+    the edit is, the first two letters included."""
+    from generator.outputs.search.shards import keys_of, typo_keys
+
+    from .search_engine import one_edit
+
+    letters = "abz09"
+    for word in ("watermark", "sensor", "ab", "abc", "kmeans", "reinforcement"):
+        variants = set()
+        for i in range(len(word) + 1):
+            for c in letters:
+                variants.add(word[:i] + c + word[i:])  # insertion
+            if i < len(word):
+                variants.add(word[:i] + word[i + 1:])  # deletion
+                for c in letters:
+                    variants.add(word[:i] + c + word[i + 1:])  # substitution
+            if i + 1 < len(word):
+                variants.add(word[:i] + word[i + 1] + word[i] + word[i + 2:])  # swap
+        variants.discard("")
+        wanted = set(typo_keys(word))
+        for variant in variants:
+            assert one_edit(word, variant), (word, variant)
+            assert wanted & set(keys_of(variant)), (word, variant)
+    assert not one_edit("watermark", "wtaremark") and not one_edit("sensor", "sensors2")
+    assert "en " in set(typo_keys("censor")) & set(keys_of("sensor"))  # a wrong first letter: the tail
