@@ -19,7 +19,7 @@ function read(rel) { return JSON.parse(fs.readFileSync(path.join(request.root, r
 function exists(rel) { return fs.existsSync(path.join(request.root, rel)); }
 
 function main() {
-  if (request.root) {
+  if (request.root && (request.queries || request.highlight || request.snippet)) {
     const meta = read("search/meta.json");
     engine = new PS.Engine(meta);
     engine.setFacets(read("search/facets.json"));
