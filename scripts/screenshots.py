@@ -118,7 +118,8 @@ def _save_some(page, origin: str, site_dir: Path) -> None:
     list (folded, as on list pages), so its page has something to show."""
     import json
 
-    docs = json.loads((site_dir / "search" / "docs.json").read_text(encoding="utf-8"))
+    chunks = sorted((site_dir / "search" / "docs").glob("*.json"), key=lambda p: int(p.stem))
+    docs = {r["s"]: r for p in chunks for r in json.loads(p.read_text(encoding="utf-8"))}
     slugs = list(docs)[:4]
     longest = max(docs, key=lambda s: (len(docs[s]["a"]), s), default=None)
     if longest is not None and longest not in slugs:

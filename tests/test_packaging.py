@@ -173,10 +173,10 @@ def test_a_fresh_virtualenv_starts_builds_and_serves_a_catalog(tmp_path, wheel):
     assert "Built " in run("build", cwd=catalog)
     site = catalog / "site"
     assert all((site / "papers" / slug / "index.html").is_file() for slug in papers)
-    documents = json.loads((site / "search" / "docs.json").read_text(encoding="utf-8"))
+    documents = [r["s"] for p in (site / "search" / "docs").glob("*.json") for r in json.loads(p.read_text(encoding="utf-8"))]
     assert sorted(documents) == papers  # every paper is in the search index
     assert (site / "index.html").is_file() and (site / "papers" / STARTER_PAPER / "index.html").is_file()
-    assert (site / "search" / "meta.json").is_file() and list((site / "search").glob("index-*.json"))
+    assert (site / "search" / "meta.json").is_file() and list((site / "search").glob("terms/*.json"))
     assert (site / "static" / "vendor" / "lunr.min.js").read_bytes() == LUNR_JS.read_bytes()
     assert (site / "static" / "css" / "site.css").read_bytes() == (REPO / "static" / "css" / "site.css").read_bytes()
 
