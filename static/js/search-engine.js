@@ -7,8 +7,8 @@
  *
  * The query code here and SearchEngine in tests/outputs/search_engine.py are twins: the same folding and
  * tokenizing (table in meta.json), the same lunr.js stemmer (ported to Python), the same
- * expansion of each word (exact, prefix for the last word, one typo for words of 5+
- * letters) and the same scoring, so both return the same papers in the same order.
+ * expansion of each word (exact, prefix for the last word, one typo for the first words
+ * of 5+ letters within meta.query.typoBudget) and the same scoring, so both return the same papers in the same order.
  * tests/outputs/test_search_parity.py checks it.
  */
 (function (root, factory) {
@@ -162,7 +162,17 @@
       var joined = compounds(parts);
       joined.forEach(function (word, ji) { add(word, lastChain && ji === joined.length - 1, false); });
     });
-    return units.slice(0, settings.maxUnits);
+    // The per-query budget (index.typo_words): of n required words, only the first
+    // (typoBudget - n) / 3 of 5+ ASCII letters also match with one typo (a typo costs three
+    // dictionary files more); optional words (compounds of a hyphenated word) match exactly.
+    units = units.slice(0, settings.maxUnits);
+    var fuzzy = 0, required = units.filter(function (unit) { return unit.required; }).length;
+    var typos = Math.max(0, Math.floor((settings.typoBudget - required) / 3));
+    units.forEach(function (unit) {
+      unit.fuzzy = unit.required && cpLength(unit.word) >= settings.minFuzzy && ASCII_WORD.test(unit.word) &&
+        fuzzy++ < typos;
+    });
+    return units;
   }
 
   /* ---------------------------------------------------------------- engine */
@@ -276,7 +286,7 @@
   };
 
   // The dictionary files a query's words need: the buckets of each word's stem and of the
-  // half-typed last word itself, and for a typo the buckets of words one edit away.
+  // half-typed last word itself, and for a typo (unit.fuzzy) the buckets of words one edit away.
   Engine.prototype.dictNeeded = function (units) {
     var self = this, s = this.settings, starts = this.meta.dict, files = new Set();
     function add(key) {
@@ -287,7 +297,7 @@
       var word = unit.word, exact = stem(word);
       add(bucket(exact));
       if (unit.prefix && cpLength(word) >= s.minPrefix) add(bucket(word));
-      if (cpLength(word) >= s.minFuzzy && ASCII_WORD.test(word)) {
+      if (unit.fuzzy) {
         [word, exact].forEach(function (text) { typoKeys(text).forEach(function (k) { add(k); }); });
       }
     });
@@ -341,7 +351,7 @@
       });
       this.strongest(Array.from(typed.keys())).forEach(function (term) { put([term], w.prefix * typed.get(term)); });
     }
-    if (cpLength(word) >= this.settings.minFuzzy && ASCII_WORD.test(word)) {
+    if (unit.fuzzy) {
       var candidates = [];
       Array.from(new Set([word, exact])).forEach(function (text) {
         var chars = codePoints(text);

@@ -9,7 +9,8 @@ result (``test_search_parity.py``).
 Ranking. A query is split into words (``query_units``); each word stands for index terms
 (``SearchEngine.expand``): its stem (weight 1), for the last word while it is being typed
 the terms it is a prefix of (0.6 x the share of the completion typed, "graph" -> "graphs"
-before "graphics"), and for words of 5+ ASCII letters the terms one edit away (0.25). A
+before "graphics"), and for the first words of 5+ ASCII letters within the per-query budget (``typo_words``:
+3 in a query of 1-3 words, 2 of 4-6, 1 of 7-9) the terms one edit away (0.25). A
 word's score in a paper is the best of its terms' weight x the sum of that term's Lunr
 field weights (BM25 with the field boosts of ``PARTS``: title 10, authors 5, tags and
 venue 3, abstract 1); a paper's score is the sum over the words. Papers that match every
@@ -24,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from generator.outputs.search.index import (
-    MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, W_EXACT, W_FUZZY, W_PREFIX, utf16_key,
+    MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, W_EXACT, W_FUZZY, W_PREFIX, typo_words,
+    utf16_key,
 )
 from generator.outputs.search.shards import bucket, typo_keys
 from generator.outputs.search.stemmer import stem
@@ -38,6 +40,7 @@ class Unit:
     word: str
     prefix: bool  # the last, maybe half-typed word: also matches as a prefix
     required: bool
+    fuzzy: bool = False  # also matches with one typo (the first required words of 5+ ASCII letters, ``typo_words``)
 
 
 def query_units(query: str) -> list[Unit]:
@@ -69,7 +72,17 @@ def query_units(query: str) -> list[Unit]:
         joined = compounds(parts)
         for ji, word in enumerate(joined):
             add(word, last_chain and ji == len(joined) - 1, False)
-    return units[:MAX_UNITS]
+    # The per-query budget: of n required words, only the first typo_words(n) of 5+ ASCII
+    # letters also match with one typo (a typo costs three dictionary files more); optional
+    # words (compounds of a hyphenated word) match exactly.
+    units = units[:MAX_UNITS]
+    out, fuzzy, typos = [], 0, typo_words(sum(u.required for u in units))
+    for unit in units:
+        eligible = (unit.required and len(unit.word) >= MIN_FUZZY and unit.word.isascii() and unit.word.isalnum()
+                    and fuzzy < typos)
+        fuzzy += eligible
+        out.append(Unit(unit.word, unit.prefix, unit.required, eligible))
+    return out
 
 
 @dataclass
@@ -182,7 +195,7 @@ class SearchEngine:
                         typed[term] = share
             for term in self._strongest(typed):
                 put([term], W_PREFIX * typed[term])
-        if len(word) >= MIN_FUZZY and word.isascii() and word.isalnum():
+        if unit.fuzzy:
             candidates = []
             for text in {word, exact}:
                 for key in typo_keys(text):

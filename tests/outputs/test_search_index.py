@@ -16,7 +16,9 @@ from lunr.token import Token
 from generator.derive.views import derive
 from generator.content.loader import load_catalog
 from generator.outputs.search import build_search
-from generator.outputs.search.index import MAX_UNITS, PARTS, build_part, search_fields, significant, utf16_key
+from generator.outputs.search.index import (
+    MAX_UNITS, PARTS, build_part, search_fields, significant, typo_words, utf16_key,
+)
 from generator.outputs.search.stemmer import stem
 from generator.outputs.search.tokens import CHAR_MAP, MAX_TOKEN, STOP_WORDS, fold, tokenize
 
@@ -294,6 +296,23 @@ def test_one_typo_in_a_long_word_ranks_below_exact(shelf, content):
     assert shelf.search("wtermark").slugs  # a deletion
     assert shelf.search("liu").slugs == ["watermark"]
     assert shelf.search("lui").slugs == []  # three letters: no typo allowed
+
+
+def test_only_the_first_long_words_of_a_query_match_a_typo(shelf):
+    """The per-query budget (``TYPO_BUDGET``, meta.json's ``query.typoBudget``): a typo is
+    looked up for the first 3 words of 5+ ASCII letters of a 1-3 word query, 2 of 4-6 words,
+    1 of 7-9, none beyond; later words match exactly."""
+    assert [typo_words(n) for n in range(1, 13)] == [3, 3, 3, 2, 2, 2, 1, 1, 1, 0, 0, 0]
+    units = query_units("graph neural zzzzz net watermrk waterm")
+    assert [(u.word, u.fuzzy) for u in units] == [("graph", True), ("neural", True), ("zzzzz", False),
+                                                  ("net", False), ("watermrk", False), ("waterm", False)]
+    assert [u.fuzzy for u in query_units("zzzzz yyyyy watermrk")] == [True, True, True]
+    assert shelf.search("zzzzz yyyyy watermrk").slugs[0] == "watermark"  # some words: a note
+    assert shelf.search("watermrk zzzzz yyyyy xxxxx").slugs[0] == "watermark"
+    assert shelf.search("zzzzz yyyyy xxxxx watermrk").slugs == []  # the 3rd long word of 4: exact only
+    assert shelf.search("zzzzz yyyyy xxxxx watermark").slugs[0] == "watermark"
+    assert shelf.search("zzz yyy xxx watermrk").slugs[0] == "watermark"  # short words do not count
+    assert shelf.search("zzzzz yyyyy xxxxx watermar").slugs[0] == "watermark"  # still a prefix
 
 
 def test_exact_outranks_a_typo_neighbour(content):

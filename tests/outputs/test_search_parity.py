@@ -25,12 +25,12 @@ import pytest
 from generator.derive.views import derive
 from generator.content.loader import load_catalog
 from generator.outputs.search import build_search
-from generator.outputs.search.index import search_fields
+from generator.outputs.search.index import TYPO_BUDGET, search_fields
 from generator.outputs.search.stemmer import porter, stem
 from generator.outputs.search.tokens import STOP_WORDS, fold, tokenize
 
 from ..conftest import REPO, ContentDir, paper_md
-from .search_engine import SearchEngine
+from .search_engine import SearchEngine, query_units
 
 RUNNER = REPO / "tests" / "js" / "search_runner.js"
 
@@ -158,6 +158,10 @@ QUERIES = [
     "a/b testing", "co", "c", "zzzqqq", "watermark zebrafish", "diffusion mod", "learning", "optimization",
     "privacy", "federated recommendation", "Choquette-Choo", "schulman", "step by step", "let's verify",
     "preference", "*", "watermark*", "+graph -neural", "title:graph", "graph^10", "neural~1", "🙂",
+    # the per-query budget: a typo for the first words of 5+ letters only (3, 2 or 1 by length)
+    "reinforcment learning graph neural netwrk", "graph neural networks reinforcment", "zzzzz yyyyy xxxxx watermrk",
+    "watermrk zzzzz yyyyy xxxxx", "a survey of deep reinforcement learning methods for robotic manipulation",
+    "k-means clustering watermrk", "diffusion models protein desing",
 ]
 # Every keystroke of a few queries, as the page sends them while typing.
 TYPED = ["graph neural network", "metagenomic binning", "K-means clustering", "reinforcement learning from"]
@@ -175,6 +179,22 @@ def compare(files_root: Path, engine: SearchEngine, queries: list[dict]) -> None
         assert js["partial"] == py.partial, where
         assert js["terms"] == sorted(py.terms), where
         assert js["scores"] == pytest.approx([h.score for h in py.hits], rel=1e-12, abs=1e-12), where
+
+
+def test_query_words_and_their_typo_budget_agree(seed_site):
+    """Which words of a query also match with a typo (meta.json's ``query.typoBudget``: the
+    first ``typo_words(n)`` of 5+ ASCII letters): the same in the page's engine and the Python twin."""
+    files, root = seed_site[1], seed_site[2]
+    assert json.loads(files["search/meta.json"])["query"]["typoBudget"] == TYPO_BUDGET
+    queries = ["a survey of deep reinforcement learning methods for robotic manipulation", "k-means clustering",
+               "graph neural netwrk models zzzzz", "ab cd efghi jklmn", "ünïcode wörds here and there",
+               "state-of-the-art models", "watermrk"]
+    answer = run_node({"root": str(root), "queries": [], "units": queries})
+    for query, js in zip(queries, answer["units"]):
+        py = [{"word": u.word, "prefix": u.prefix, "required": u.required, "fuzzy": u.fuzzy}
+              for u in query_units(query)]
+        assert js == py, query
+    assert [sum(u.fuzzy for u in query_units(q)) for q in queries] == [1, 2, 2, 2, 2, 2, 1]
 
 
 def test_queries_agree_on_the_seed_catalog(seed_site):
@@ -264,7 +284,8 @@ def test_a_query_fetches_only_the_files_of_its_words(seed_site):
     site, files, root = seed_site
     engine = SearchEngine(files)
     meta = json.loads(files["search/meta.json"])
-    queries = ["watermark", "graph neur", "reinforcment learning", "qqqqxyzzy", "k-means"]
+    queries = ["watermark", "graph neur", "reinforcment learning", "qqqqxyzzy", "k-means",
+               "a survey of deep reinforcement learning methods for robotic manipulation"]
     answer = run_node({"root": str(root), "fetches": queries})
     for item in answer["fetches"]:
         got = item["files"]
@@ -278,5 +299,8 @@ def test_a_query_fetches_only_the_files_of_its_words(seed_site):
         dicts = {g for g in got if g.startswith("search/dict/")}
         assert set(got) - dicts == want, item["q"]
         assert 1 <= len(dicts) <= 8 * len(item["q"].split()), item
+        # a word's stem and prefix buckets, and for the words with a typo (typo_words) their keys
+        units = query_units(item["q"])
+        assert len(dicts) <= 2 * len(units) + 6 * sum(u.fuzzy for u in units), item
     nothing = answer["fetches"][3]
     assert nothing["total"] == 0 and not any("terms/" in g or "docs/" in g for g in nothing["files"])

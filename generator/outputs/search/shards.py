@@ -6,7 +6,8 @@ the few of them its words need (``static/js/search-engine.js``):
 ``search/meta.json``
     small, loaded first: format version, counts, venue and tag names for the filters, the
     character folding table that tokenizes queries exactly as documents are tokenized, the
-    query settings, the first bucket of each dictionary file (``dict``), the size of the
+    query settings (``typoBudget``: the per-query budget of typos, ``index.typo_words``, so a
+    long query fetches a few dictionary files a word), the first bucket of each dictionary file (``dict``), the size of the
     document chunks.
 ``search/facets.json``
     per paper (by ref, a small number), its venue (index into ``meta.venues``; the year is
@@ -51,8 +52,8 @@ from typing import Iterable
 
 from ...derive.views import SiteData
 from .index import (
-    FORMAT_VERSION, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, PARTS, W_EXACT, W_FUZZY,
-    W_PREFIX, PartWeights, display_record, search_fields, utf16_key,
+    FORMAT_VERSION, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, PARTS, TYPO_BUDGET, W_EXACT,
+    W_FUZZY, W_PREFIX, PartWeights, display_record, search_fields, utf16_key,
 )
 from .tokens import CHAR_MAP, MAX_TOKEN, tokenize
 
@@ -234,7 +235,7 @@ def build_search(site: SiteData) -> dict[str, str]:
         "fold": {"map": CHAR_MAP, "maxToken": MAX_TOKEN},
         "query": {
             "maxChars": MAX_QUERY_CHARS, "maxUnits": MAX_UNITS, "minPrefix": MIN_PREFIX,
-            "minFuzzy": MIN_FUZZY, "maxExpansions": MAX_EXPANSIONS,
+            "minFuzzy": MIN_FUZZY, "typoBudget": TYPO_BUDGET, "maxExpansions": MAX_EXPANSIONS,
             "weights": {"exact": W_EXACT, "prefix": W_PREFIX, "fuzzy": W_FUZZY},
         },
     }
