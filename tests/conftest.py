@@ -6,9 +6,8 @@ derived once per base URL (``bundled_views``) for the whole session. Tests share
 must not change them. A test that needs to change a built site copies it first
 (``shutil.copytree``); the builds are checked at the end of the session and a change fails it.
 
-Two things only make the suite cheaper, and change no result: the Nu checker's JVM runs on its
-quick JIT tier (``_quick_java``), and each Jinja template is compiled once per test process
-(``_compile_each_template_once``).
+One thing only makes the suite cheaper, and changes no result: the Nu checker's JVM runs on its
+quick JIT tier (``_quick_java``).
 """
 
 from __future__ import annotations
@@ -65,46 +64,6 @@ def _quick_java() -> None:
 
 _quick_java()
 
-
-def _compile_each_template_once() -> None:
-    """Give every Jinja environment of this process one in-memory bytecode cache: a build
-    compiles its templates (about 0.2 CPU s), and the tests run hundreds of builds of the same
-    templates. Compiled code is shared only between environments with the same syntax options,
-    filters and tests (compiling can call a filter on constants), and Jinja checks the
-    template source's checksum, so a changed or overriding template is compiled afresh.
-    (Where generator/outputs/render.py passes such a cache itself, this goes.)"""
-    import jinja2
-
-    def options(env: jinja2.Environment) -> tuple:
-        return (env.block_start_string, env.block_end_string, env.variable_start_string,
-                env.variable_end_string, env.comment_start_string, env.comment_end_string,
-                env.line_statement_prefix, env.line_comment_prefix, env.trim_blocks, env.lstrip_blocks,
-                env.newline_sequence, env.keep_trailing_newline, env.optimized, env.autoescape, env.finalize,
-                env.is_async, tuple(sorted(env.extensions)), tuple(sorted(env.filters.items())),
-                tuple(sorted(env.tests.items())))
-
-    class MemoryBytecodeCache(jinja2.BytecodeCache):
-        codes: dict[tuple, bytes] = {}
-
-        def load_bytecode(self, bucket):
-            code = self.codes.get((options(bucket.environment), bucket.key))
-            if code is not None:
-                bucket.bytecode_from_string(code)
-
-        def dump_bytecode(self, bucket):
-            self.codes[(options(bucket.environment), bucket.key)] = bucket.bytecode_to_string()
-
-    init = jinja2.Environment.__init__
-
-    def with_cache(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        if self.bytecode_cache is None:
-            self.bytecode_cache = MemoryBytecodeCache()
-
-    jinja2.Environment.__init__ = with_cache
-
-
-_compile_each_template_once()
 
 REPO = Path(__file__).resolve().parents[1]
 SEEDS = REPO.parent / "shared" / "seeds"
