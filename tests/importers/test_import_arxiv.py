@@ -187,10 +187,10 @@ def test_an_empty_feed_is_a_warning(empty):
 @pytest.mark.parametrize("name", ["laughs.xml", "external.xml"])
 def test_hostile_xml_is_refused_without_expanding_anything(empty, name):
     before = tree(empty.root)
-    start = time.monotonic()
+    start = time.process_time()  # CPU, not wall time: an expanded entity bomb takes minutes
     with pytest.raises(ContentError) as caught:
         import_arxiv([DATA / name], empty.root)
-    assert time.monotonic() - start < 2
+    assert time.process_time() - start < 5
     assert [str(p) for p in caught.value.problems] == [
         f"{DATA / name}:2: has a DOCTYPE declaration; DTDs and entities are refused (an arXiv feed has none)"]
     assert tree(empty.root) == before

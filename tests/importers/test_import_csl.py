@@ -333,12 +333,14 @@ def test_html_in_titles_is_text_on_the_built_site(empty, tmp_path):
 
 
 def test_deeply_nested_tags_and_long_text_are_quick(empty, tmp_path):
-    start = time.perf_counter()
+    # Guards against a quadratic reader (20,000 levels would take minutes), not a benchmark:
+    # CPU time with a wide margin, so a loaded machine does not fail it.
+    start = time.process_time()
     deep = "<i><b>" * 20_000 + "deep" + "</b></i>" * 20_000
     assert rich_text_to_content(deep, title=True) == "\\emph{\\textbf{deep}}"
     hostile = ("<" * 30_000 + "&" * 30_000 + "$" * 30_000 + "http://x.org/" * 3000)[:MAX_ABSTRACT]
     assert rich_text_to_content(hostile, title=False).startswith("\\textless{}" * 3)
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 5
     path = write_json(tmp_path, [item(title="<i>" * 600 + "Deep", abstract=hostile[::10])])
     import_csl([path], empty.root)
     assert read(empty.root / "papers" / "deep.md")[0]["title"] == "\\emph{Deep}"
