@@ -1,7 +1,6 @@
 """What the search indexes and how Lunr weighs it: fields, boosts, query settings, weights.
 
-``search_fields`` gives the text of each indexed field of a paper and ``display_record``
-what a result shows; ``PARTS`` groups the fields with their boosts (title 10, authors 5,
+``search_fields`` gives the text of each indexed field of a paper; ``PARTS`` groups the fields with their boosts (title 10, authors 5,
 tags and venue 3, abstract 1) as three Lunr indexes would hold them. ``PartWeights``
 computes each field's Lunr field-vector weights (BM25 with the boost) exactly as lunr.py's
 ``Builder`` does for one part, rounded as lunr.py rounds them and cut to 3 significant
@@ -84,26 +83,6 @@ def search_fields(view: PaperView) -> dict[str, str]:
         "meta": " ; ".join([t.name for t in view.tags] + [view.venue.name, str(view.venue.year)]),
         "abstract": view.abstract_plain,
     }
-
-
-def display_record(view: PaperView, ref: int) -> dict[str, object]:
-    """What a search result shows; plain text only, so the page sets it with textContent."""
-    record: dict[str, object] = {
-        "i": ref,
-        "t": view.title_plain,
-        "a": [a.name for a in view.authors],
-        "u": [a.slug for a in view.authors],  # each author's page: the result links the names
-        "v": view.venue.id,
-        "y": view.venue.year,
-        "g": [t.id for t in view.tags],
-    }
-    if view.presentation:
-        record["p"] = view.presentation
-    if view.provisional:
-        record["x"] = 1
-    if view.pdf_url:  # the result's first action; without it, the item offers a title search
-        record["f"] = view.pdf_url
-    return record
 
 
 def utf16_key(text: str) -> bytes:

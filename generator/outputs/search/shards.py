@@ -34,7 +34,7 @@ the few of them its words need (``static/js/search-engine.js``):
     ``Index.search`` gives for that one term.
 ``search/docs/<n>.json``
     what a result shows besides its venue, year and tags (in the facets), for ``DOC_CHUNK``
-    papers by ref (``display_record``, with the slug as ``s``); the page fetches the chunks
+    papers by ref (``display_record``); the page fetches the chunks
     of the results on screen only. ``u`` (the authors' pages) is left out, or "" for one
     author, when an ASCII name's page is its words joined by hyphens (``ascii_slug``).
 
@@ -50,10 +50,10 @@ import re
 from array import array
 from typing import Iterable
 
-from ...derive.views import SiteData
+from ...derive.views import PaperView, SiteData
 from .index import (
     FORMAT_VERSION, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, PARTS, TYPO_BUDGET, W_EXACT,
-    W_FUZZY, W_PREFIX, PartWeights, display_record, search_fields, utf16_key,
+    W_FUZZY, W_PREFIX, PartWeights, search_fields, utf16_key,
 )
 from .tokens import CHAR_MAP, MAX_TOKEN, tokenize
 
@@ -96,6 +96,24 @@ def typo_keys(word: str) -> list[str]:
 def ascii_slug(name: str) -> str:
     """The slug of an ASCII name as the page derives it (search-engine.js ``asciiSlug``)."""
     return "-".join(re.findall(r"[a-z0-9]+", name.lower()))
+
+
+def display_record(view: PaperView) -> dict[str, object]:
+    """What a search result shows besides its venue, year and tags (in the facets); plain
+    text only, so the page sets it with textContent."""
+    # Each author's page, for the result to link the names; "" where the page derives it
+    # (an ASCII name's page is its words joined by hyphens), left out when all are "".
+    pages = ["" if a.name.isascii() and a.slug == ascii_slug(a.name) else a.slug for a in view.authors]
+    record: dict[str, object] = {"s": view.slug, "t": view.title_plain, "a": [a.name for a in view.authors]}
+    if any(pages):
+        record["u"] = pages
+    if view.presentation:
+        record["p"] = view.presentation
+    if view.provisional:
+        record["x"] = 1
+    if view.pdf_url:  # the result's first action; without it, the item offers a title search
+        record["f"] = view.pdf_url
+    return record
 
 
 def _dump(data: object) -> str:
@@ -204,17 +222,7 @@ def build_search(site: SiteData) -> dict[str, str]:
     chunks = max(1, -(-len(views) // DOC_CHUNK))
     for n in range(chunks):
         chunk = views[n * DOC_CHUNK:(n + 1) * DOC_CHUNK]
-        records = []
-        for i, view in enumerate(chunk):
-            record = display_record(view, n * DOC_CHUNK + i)
-            for known in ("i", "v", "y", "g"):  # the ref; venue, year and tags are in the facets
-                del record[known]
-            # An ASCII name's page is its words joined by hyphens, which the page derives ("").
-            record["u"] = ["" if name.isascii() and slug == ascii_slug(name) else slug
-                           for name, slug in zip(record["a"], record["u"])]
-            if not any(record["u"]):
-                del record["u"]
-            records.append({"s": view.slug, **record})
+        records = [display_record(view) for view in chunk]
         files[f"search/docs/{n}.json"] = _dump(records)
     files["search/facets.json"] = _dump({"v": [venue_index[v.venue.id] for v in views],
                                          "g": [[tag_index[t.id] for t in v.tags] for v in views]})
