@@ -69,8 +69,9 @@ class Watcher:
     """Calls ``on_change`` with the changed paths below ``roots`` (skipping version-control
     folders and hidden files, as the build's fingerprint does) after each burst of saves.
 
-    Missing roots are watched for their arrival by a cheap existence check, and the event
-    watch restarts whenever the set of existing roots changes (the arrival is a change too)."""
+    Missing roots are watched for their arrival by a cheap existence check every
+    ``ROOTS_SECONDS``, and the event watch restarts whenever the set of existing roots
+    changes (the arrival is a change too)."""
 
     def __init__(self, roots: list[Path], on_change: Callable[[list[str]], None]):
         self.roots = [Path(os.path.abspath(r)) for r in roots]
@@ -100,51 +101,30 @@ class Watcher:
         import watchfiles
 
         existing = self._existing()
+        appeared: list[str] = []  # roots that came or went, told once the watch covers them
         while not self.stop.is_set():
-            restart = threading.Event()
-            # Any of the two ends the current watch: the server stops, or the roots changed.
-            watch_stop = _EitherEvent(self.stop, restart)
-            checker = threading.Thread(target=self._check_roots, args=(existing, restart), daemon=True)
-            checker.start()
             if existing:
+                # The watch also wakes every ROOTS_SECONDS without changes, to look at the roots.
+                # Its first wake comes once it watches: a file written into a new folder before
+                # then is in the rebuild that the folder's arrival starts only now.
                 for changes in watchfiles.watch(*existing, watch_filter=lambda _c, p: self._wanted(p),
-                                                step=STEP_MS, stop_event=watch_stop,
+                                                step=STEP_MS, stop_event=self.stop,
+                                                rust_timeout=int(ROOTS_SECONDS * 1000), yield_on_timeout=True,
                                                 raise_interrupt=False, ignore_permission_denied=True):
-                    self.on_change(sorted({path for _change, path in changes}))
+                    paths = appeared + sorted({path for _change, path in changes})
+                    appeared = []
+                    if paths:
+                        self.on_change(paths)
+                    if self._existing() != existing:
+                        break
             else:
-                watch_stop.wait()
-            restart.set()
-            checker.join()
+                self.stop.wait(ROOTS_SECONDS)
             now = self._existing()
-            if now != existing and not self.stop.is_set():
-                self.on_change([str(r) for r in set(now) ^ set(existing)])
+            appeared += [str(r) for r in sorted(set(now) ^ set(existing))]
             existing = now
-
-    def _check_roots(self, existing: tuple[Path, ...], restart: threading.Event) -> None:
-        while not (restart.is_set() or self.stop.is_set()):
-            if self._existing() != existing:
-                restart.set()
-                return
-            restart.wait(ROOTS_SECONDS)
-
-
-class _EitherEvent:
-    """Set when either of two events is (what ``watchfiles.watch`` asks of a stop event)."""
-
-    def __init__(self, a: threading.Event, b: threading.Event):
-        self.a, self.b = a, b
-
-    def is_set(self) -> bool:
-        return self.a.is_set() or self.b.is_set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        while not self.is_set():
-            self.b.wait(0.1 if timeout is None else min(timeout, 0.1))
-            if timeout is not None:
-                timeout -= 0.1
-                if timeout <= 0:
-                    break
-        return self.is_set()
+            if appeared and not existing and not self.stop.is_set():
+                self.on_change(appeared)  # nothing left to watch: no wake to wait for
+                appeared = []
 
 
 def run_build(options: BuildOptions, quiet: bool, *, serving: bool = True) -> bool:
