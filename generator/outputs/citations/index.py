@@ -19,13 +19,12 @@ from .styles import FormattedCitation, format_reference, reference_for
 class Citation:
     """Everything a paper page, a list item or an export needs to cite a paper.
 
-    The light fields are computed when the citation is made: list items need the COinS of
-    every paper, about ten times per build. The texts (BibTeX, RIS, meta tags, JSON-LD) are
-    computed on each access instead of kept: each is used once or twice per build (the paper
+    The light fields (key, URLs) are computed when the citation is made. The texts (BibTeX,
+    RIS, COinS, meta tags, JSON-LD) are computed on each access instead of kept: each is used once or twice per build (the paper
     page, the exports), and keeping them took ~180 MB at 10,000 papers.
     """
 
-    __slots__ = ("_index", "_view", "_location", "key", "url", "page_url", "coins", "canonical")
+    __slots__ = ("_index", "_view", "_location", "key", "url", "page_url", "canonical")
 
     def __init__(self, index: CitationIndex, view: PaperView):
         urls = index.urls
@@ -36,8 +35,14 @@ class Citation:
         self.page_url: str = urls.best(paper_page(view.slug))  # absolute page URL, else a path from the host root
         # the BibTeX/RIS url: absolute page URL, else the best external link
         self.url: str | None = urls.absolute(paper_page(view.slug)) or best_link(view)
-        self.coins: str = coins_kev(view, self.url)  # OpenURL ContextObject for <span class="Z3988">
         self.canonical: str = self.page_url  # absolute when base_url is absolute, else a path
+
+    @property
+    def coins(self) -> str:
+        """The OpenURL ContextObject of a COinS span. Pages carry none (search results and
+        the reading list make theirs in the browser, static/js/paper-item.js): this is what
+        the tests hold those to."""
+        return coins_kev(self._view, self.url)
 
     @property
     def bibtex(self) -> str:
@@ -57,12 +62,7 @@ class Citation:
     @property
     def ris(self) -> str:
         """Shown on the page (no abstract)."""
-        return ris_record(self._view, self.url, self.key, self._location, full=False)
-
-    @property
-    def ris_full(self) -> str:
-        """The full record, with the abstract (CRLF line ends, as RIS wants)."""
-        return ris_record(self._view, self.url, self.key, self._location, full=True, newline="\r\n")
+        return ris_record(self._view, self.url, self.key, self._location)
 
     @property
     def styles(self) -> tuple[FormattedCitation, ...]:

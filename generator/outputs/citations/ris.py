@@ -1,4 +1,4 @@
-"""RIS records of a paper (``ris_record``), for the page and the .ris files."""
+"""The RIS record of a paper (``ris_record``), shown on its page (which saves it as a .ris file)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from .names import last_first
 from .plain import one_line, text_as_shown
 
 
-def ris_record(view: PaperView, url: str | None, key: str, location: str | None = None, *,
-               full: bool, newline: str = "\n") -> str:
-    """One RIS record (``TY  - CPAPER`` … ``ER  - ``); ``full`` adds keywords, abstract, links."""
+def ris_record(view: PaperView, url: str | None, key: str, location: str | None = None) -> str:
+    """One RIS record (``TY  - CPAPER`` … ``ER  - ``): the citation fields, no abstract.
+    Lines end with "\n" on the page; static/js/cite.js saves the file with CRLF, as RIS wants."""
     lines: list[tuple[str, str]] = [("TY", "CPAPER"), ("TI", text_as_shown(view.paper.title))]
     lines += [("AU", last_first(a)) for a in view.paper.authors]
     lines += [("T2", view.venue.full_name), ("PY", str(view.venue.year))]
@@ -20,10 +20,5 @@ def ris_record(view: PaperView, url: str | None, key: str, location: str | None 
     if view.pdf_url:  # the pdf link, else derived from the OpenReview or arXiv link
         lines.append(("L1", view.pdf_url))
     lines.append(("ID", key))
-    if full:
-        lines += [("KW", t.name) for t in view.tags]
-        if view.abstract_plain:
-            lines.append(("AB", view.abstract_plain))
-        lines += [("UR", link.url) for link in view.links if link.url != url and link.kind != "pdf"]
     lines.append(("ER", ""))
-    return "".join(f"{tag}  - {one_line(value)}{newline}" for tag, value in lines)
+    return "".join(f"{tag}  - {one_line(value)}\n" for tag, value in lines)
