@@ -119,6 +119,28 @@ class PresentationCount:
 
 
 @dataclass(frozen=True, slots=True)
+class FilterOption:
+    value: str  # the URL's value and what the items' attribute holds
+    label: str
+    count: int
+    name: str | None = None  # data-name: what the list's status calls the choice, when not ``label``
+
+
+@dataclass(frozen=True, slots=True)
+class ListFilter:
+    """One filter control of a list: ``name`` is the URL's parameter and the select's id
+    (``list-<name>``); ``attribute`` the item attribute it matches; ``describe`` its phrase
+    in the list's status (static/js/list.js)."""
+
+    name: str
+    label: str
+    all_label: str
+    attribute: str
+    describe: str
+    options: tuple[FilterOption, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ListControls:
     """What a list page's sort and filter controls offer: only what would change the list.
 
@@ -140,6 +162,19 @@ class ListControls:
     @property
     def shown(self) -> bool:
         return self.sortable or bool(self.tags) or bool(self.presentations)
+
+    @property
+    def filters(self) -> tuple[ListFilter, ...]:
+        """The filter controls shown, tags first."""
+        found = []
+        if self.tags:
+            found.append(ListFilter("tag", "Show tag", "All tags", "data-tags", "tagged",
+                                    tuple(FilterOption(c.item.id, c.item.name, c.count) for c in self.tags)))
+        if self.presentations:
+            found.append(ListFilter("presentation", "Show presentation", "All presentations", "data-presentation",
+                                    "presented as", tuple(FilterOption(c.value, c.label, c.count, c.value)
+                                                          for c in self.presentations)))
+        return tuple(found)
 
 
 def list_controls(listing: PaperList) -> ListControls:
