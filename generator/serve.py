@@ -150,10 +150,19 @@ def run_build(options: BuildOptions, quiet: bool, *, serving: bool = True) -> bo
 
 def _site_file_handler() -> type:
     """livereload's file handler, answering unknown paths with the site's own 404.html (as
-    Netlify and GitHub Pages do) instead of the server's bare error page."""
+    Netlify and GitHub Pages do) instead of the server's bare error page, and sending each
+    file as one read of it."""
     from livereload.handlers import StaticFileHandler
 
     class SiteFileHandler(StaticFileHandler):
+        def get_content_size(self) -> int:
+            # One read gives both the length and the body: tornado stats the file for its
+            # Content-Length and opens it again for the body, and a rebuild swapping the site
+            # in between sent a body shorter or longer than announced.
+            body = Path(self.absolute_path).read_bytes()
+            self.get_content = lambda _path, start=None, end=None: body[start:end]
+            return len(body)
+
         def write_error(self, status_code: int, **kwargs) -> None:
             page = Path(self.root) / "404.html"
             if status_code == 404 and page.is_file():

@@ -1,5 +1,6 @@
 """The preview server's watcher: file events below the sources, bursts as one batch,
-hidden and version-control files ignored, folders that appear or vanish noticed."""
+hidden and version-control files ignored, folders that appear or vanish noticed; and its
+file handler, which sends a file as one read although a rebuild may replace it."""
 
 from __future__ import annotations
 
@@ -128,3 +129,22 @@ def test_changes_during_a_rebuild_queue_exactly_one_more(monkeypatch):
     rebuilder.changed(["e"])
     time.sleep(0.3)
     assert len(started) == 3
+
+
+def test_a_file_replaced_while_it_is_sent_is_sent_as_it_was_read(tmp_path):
+    from unittest import mock
+
+    from tornado.httputil import HTTPServerRequest
+    from tornado.web import Application
+
+    handler_class = serve._site_file_handler()
+    request = HTTPServerRequest(method="GET", uri="/a.html", connection=mock.Mock())
+    handler = handler_class(Application(), request, path=str(tmp_path))
+    page = tmp_path / "a.html"
+    page.write_bytes(b"the page before the rebuild")
+    handler.absolute_path = str(page)
+    size = handler.get_content_size()  # what tornado announces as Content-Length
+    page.write_bytes(b"after")  # a rebuild swaps the site in
+    assert size == len(b"the page before the rebuild")
+    assert handler.get_content(handler.absolute_path) == b"the page before the rebuild"
+    assert handler.get_content(handler.absolute_path, 4, 8) == b"page"  # a range request
