@@ -134,11 +134,12 @@ def test_changes_during_a_rebuild_queue_exactly_one_more(monkeypatch):
 def test_a_file_replaced_while_it_is_sent_is_sent_as_it_was_read(tmp_path):
     from unittest import mock
 
-    from tornado.httputil import HTTPServerRequest
+    from tornado.httputil import HTTPHeaders, HTTPServerRequest, RequestStartLine
     from tornado.web import Application
 
     handler_class = serve._site_file_handler()
-    request = HTTPServerRequest(method="GET", uri="/a.html", connection=mock.Mock())
+    request = HTTPServerRequest(start_line=RequestStartLine("GET", "/a.html", "HTTP/1.1"),
+                                headers=HTTPHeaders(Host="127.0.0.1"), connection=mock.Mock())
     handler = handler_class(Application(), request, path=str(tmp_path))
     page = tmp_path / "a.html"
     page.write_bytes(b"the page before the rebuild")
