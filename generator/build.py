@@ -18,7 +18,7 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from .errors import OutputError
 from .options import LUNR_JS_OUTPUT, BuildOptions, BuildReport, Sources, Theme, theme_of
@@ -26,9 +26,14 @@ from .write.freshness import VERSION_CONTROL, fingerprint
 from .write.manifest import MARKER, still_as_built
 from .write.writer import remove_stale_folders
 
+if TYPE_CHECKING:
+    from .pipeline import Derived
+
 __all__ = ["build", "check_output_folder", "theme_sources", "BuildOptions", "BuildReport", "MARKER"]
 
-def build(options: BuildOptions) -> BuildReport:
+def build(options: BuildOptions, keep: Callable[[Derived], None] | None = None) -> BuildReport:
+    """Build the site; ``keep`` (``build --serve``) receives what the pipeline derived when it
+    ran (not when the output was up to date)."""
     report = BuildReport()
     clock = time.perf_counter()
 
@@ -52,7 +57,7 @@ def build(options: BuildOptions) -> BuildReport:
     from .pipeline import generate
 
     with theme_sources(theme) as sources:
-        generate(options, sources, inputs, report, lap)
+        generate(options, sources, inputs, report, lap, keep)
     return report
 
 

@@ -7,12 +7,14 @@ them) → tasks: search index, exports, pages in chunks → one ``SiteWriter`` s
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
 
 from jinja2 import TemplateError
 
 from .outputs.citations import CitationIndex
-from .derive.views import derive
+from .content.model import Catalog
+from .derive.views import SiteData, derive
 from .outputs.exports import iter_exports
 from .outputs.exports import notes as export_notes
 from .content.loader import load_catalog
@@ -28,11 +30,19 @@ from .write.writer import atomic_output
 PAGES_PER_TASK = 400  # pages a worker renders per task: small enough to balance two cores
 
 
-def generate(options: BuildOptions, sources: Sources, inputs: str, report: BuildReport,
-             lap: Callable[[str], None]) -> None:
-    """Build the site of ``options.content`` into ``options.output``; fills in ``report``.
-    ``inputs``: the fingerprint of the inputs, kept in the output's manifest."""
-    templates, static, lunr_js = sources.templates, sources.static, sources.lunr_js
+@dataclass(frozen=True)
+class Derived:
+    """What a build computed before rendering: kept by ``build --serve`` (``serve.fast``) to
+    render an edited paper's page again without deriving the whole catalog."""
+
+    catalog: Catalog
+    site: SiteData
+    citations: CitationIndex
+    globals: dict[str, Any]  # ``site_globals`` of the build
+
+
+def prepare(options: BuildOptions, report: BuildReport, lap: Callable[[str], None]) -> Derived:
+    """load and validate → derive → citations: everything the outputs are made from."""
     with jobs_chosen(options.jobs):
         catalog = load_catalog(options.content, base_url=options.base_url)
         lap("load")
@@ -44,9 +54,19 @@ def generate(options: BuildOptions, sources: Sources, inputs: str, report: Build
             citations.for_paper(view)
         report.notes.extend(export_notes(citations))
         lap("citations")
+    return Derived(catalog, site, citations, site_globals(site, citations))
+
+
+def generate(options: BuildOptions, sources: Sources, inputs: str, report: BuildReport,
+             lap: Callable[[str], None], keep: Callable[[Derived], None] | None = None) -> None:
+    """Build the site of ``options.content`` into ``options.output``; fills in ``report``.
+    ``inputs``: the fingerprint of the inputs, kept in the output's manifest; ``keep``, if
+    given, receives the build's ``Derived`` data once the new site is in place."""
+    templates, static, lunr_js = sources.templates, sources.static, sources.lunr_js
+    derived = prepare(options, report, lap)
+    catalog, site, citations, globals_ = derived.catalog, derived.site, derived.citations, derived.globals
 
     env = make_environment(templates)
-    globals_ = site_globals(site, citations)
     pages = list(plan_pages(site))
     total = len(pages)
     done = 0
@@ -89,3 +109,5 @@ def generate(options: BuildOptions, sources: Sources, inputs: str, report: Build
     report.bytes_written = out.bytes_written
     report.files_changed = out.files_changed
     report.papers = len(catalog.papers)
+    if keep is not None:
+        keep(derived)

@@ -1,13 +1,18 @@
 """``build --serve``: preview on 127.0.0.1 with live reload.
 
+An edit of existing papers' files takes the fast path first (``fast``): their pages are
+rendered again from the last good build's data and written into the served site, and the
+browsers reload; the full rebuild follows as for any change, and makes the site what a
+cold build makes.
+
 Sources (content, the theme's templates and static files, and the catalog's own
 ``templates/`` and ``static/`` overrides, even before they exist) are watched through the
 operating system's file events (``watchfiles``; it polls by itself where events are not
 available), so an idle preview costs nothing and a save is noticed within ``STEP_MS``: a
 burst of saves arrives as one batch, rebuilt once, off the server's event loop so the last
 good site keeps being served meanwhile. A failed rebuild prints the error and changes
-nothing. livereload only watches the marker file that every successful build rewrites, so
-browsers reload exactly once per successful build.
+nothing. Browsers reload when told to (``ReloadSignal``; livereload watches nothing
+itself): once per change, as ``fast`` describes.
 """
 
 from __future__ import annotations
@@ -21,22 +26,27 @@ from typing import Callable
 
 import click
 
-from .build import build
-from .errors import ContentError, OutputError
-from .options import BuildOptions, theme_of
-from .write.freshness import VERSION_CONTROL
-from .write.manifest import MARKER
+from ..build import build
+from ..errors import ContentError, OutputError
+from ..options import BuildOptions, BuildReport, theme_of
+from ..write.freshness import VERSION_CONTROL
+from ..write.manifest import MARKER
+from .fast import FastPath
 
 STEP_MS = 50  # a batch of file events ends after this long without another one
 ROOTS_SECONDS = 0.5  # how often to look whether a watched folder appeared or vanished
 
 
 class Rebuilder:
-    """Rebuilds on request: at most one at a time, one more queued if changes arrive meanwhile."""
+    """Rebuilds on request: at most one at a time, one more queued if changes arrive meanwhile.
 
-    def __init__(self, options: BuildOptions, quiet: bool):
+    With ``fast``, each batch of changes is offered to the fast path first, and each rebuild
+    tells it what it built (or that it failed)."""
+
+    def __init__(self, options: BuildOptions, quiet: bool, fast: FastPath | None = None):
         self.options = options
         self.quiet = quiet
+        self.fast = fast
         self.pending = False
         self.running = False
         self.lock = threading.Lock()
@@ -46,6 +56,8 @@ class Rebuilder:
         if not self.quiet and paths:
             click.echo(f"Changed: {os.path.relpath(paths[0])}"
                        + (f" and {len(paths) - 1} more" if len(paths) > 1 else ""))
+        if self.fast is not None:
+            self.fast.changed(paths)
         with self.lock:
             if self.running:
                 self.pending = True
@@ -56,13 +68,25 @@ class Rebuilder:
     def _rebuild(self) -> None:
         while True:
             try:
-                run_build(self.options, self.quiet)
+                self._build_once()
             finally:
                 with self.lock:
                     again, self.pending = self.pending, False
                     self.running = again
             if not again:
                 return
+
+    def _build_once(self) -> None:
+        seq = self.fast.build_started() if self.fast is not None else 0
+        built: list[tuple[BuildReport, object]] = []
+        ok = run_build(self.options, self.quiet, built=lambda report, derived: built.append((report, derived)))
+        if self.fast is None:
+            return
+        if ok:
+            report, derived = built[0] if built else (None, None)
+            self.fast.build_done(seq, report, derived)  # type: ignore[arg-type]
+        else:
+            self.fast.build_failed()
 
 
 class Watcher:
@@ -127,11 +151,15 @@ class Watcher:
                 appeared = []
 
 
-def run_build(options: BuildOptions, quiet: bool, *, serving: bool = True) -> bool:
-    """Build once; on failure print the error (``serving``: a previous site is still served)."""
+def run_build(options: BuildOptions, quiet: bool, *, serving: bool = True,
+              built: Callable[[BuildReport, object], None] | None = None) -> bool:
+    """Build once; on failure print the error (``serving``: a previous site is still served).
+    ``built`` receives the report and the pipeline's ``Derived`` data (None when the output
+    was up to date) of a successful build."""
     still = "; still serving the last good site" if serving else ""
+    derived: list[object] = []
     try:
-        report = build(options)
+        report = build(options, keep=derived.append)
     except (ContentError, OutputError) as exc:
         click.echo(click.style(f"Build failed{still}.\n", fg="red") + str(exc), err=True)
         return False
@@ -145,6 +173,8 @@ def run_build(options: BuildOptions, quiet: bool, *, serving: bool = True) -> bo
             click.echo(click.style("Note: ", bold=True) + note)
     for warning in report.warnings:  # the page being edited may show its text wrongly
         click.echo(click.style("Warning: ", fg="yellow", bold=True) + warning, err=True)
+    if built is not None:
+        built(report, derived[0] if derived else None)
     return True
 
 
@@ -174,25 +204,57 @@ def _site_file_handler() -> type:
     return SiteFileHandler
 
 
+def _reload_signal():
+    """A livereload watcher that watches nothing: ``reload()``, from any thread, reloads
+    every connected browser at once (livereload's own watcher polls every 0.8 s)."""
+    from livereload.handlers import LiveReloadHandler
+    from livereload.watcher import Watcher as LiveWatcher
+
+    class ReloadSignal(LiveWatcher):
+        loop = None
+
+        def start(self, callback) -> bool:  # livereload calls it as the server starts
+            from tornado.ioloop import IOLoop
+
+            self.loop = IOLoop.current()
+            return True  # no polling
+
+        def reload(self) -> None:
+            if self.loop is not None:
+                self.loop.add_callback(LiveReloadHandler.reload_waiters, "*")
+
+    return ReloadSignal()
+
+
+def _prime(fast: FastPath, seq: int) -> None:
+    try:
+        fast.prime(seq)
+    except Exception:  # noqa: BLE001 - no fast path until a rebuild succeeds; the rebuild reports
+        pass
+
+
 def serve(options: BuildOptions, *, port: int, quiet: bool = False) -> None:
     from livereload import Server
 
     output = Path(options.output).resolve()
     had_site = (output / MARKER).is_file()
-    ok = run_build(options, quiet, serving=had_site)
+    signal = _reload_signal()
+    fast = FastPath(options, signal.reload, quiet)
+    seq = fast.build_started()
+    ok = run_build(options, quiet, serving=had_site, built=lambda report, derived: fast.build_done(seq, report, derived))
     if not ok and not had_site:
         sys.exit(1)  # nothing to serve: the error is printed above
 
     # Missing folders too: creating the catalog's own templates/ or static/ is a change,
     # which the next build picks up as an override.
     roots = [Path(options.content), *theme_of(options).inputs]
-    rebuilder = Rebuilder(options, quiet)
+    rebuilder = Rebuilder(options, quiet, fast)
+    if ok and fast.snapshot is None:  # the site was up to date: derive for the fast path meanwhile
+        rebuilder.executor.submit(_prime, fast, seq)
     watcher = Watcher(roots, rebuilder.changed)
 
-    server = Server()
+    server = Server(watcher=signal)
     server.SFH = _site_file_handler()
-    # Reload browsers when a build succeeds (it writes a new marker file); sources are ours to watch.
-    server.watch(str(output / MARKER))
     watcher.start()
     click.echo(f"Serving {output} on http://127.0.0.1:{port}/ (Ctrl-C to stop)")
     try:

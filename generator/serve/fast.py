@@ -1,0 +1,363 @@
+"""The fast path of ``build --serve``: an edited paper's page, on the site within milliseconds.
+
+The server keeps what the last good build derived (``pipeline.Derived``: catalog, derived
+views, citations, template globals). When a batch of changes touches only existing paper
+files (``content/papers/<slug>.md``) that still validate, ``FastPath.changed`` reads just
+those files (the loader's own ``read_papers``, on a copy of each), derives their views (the
+pipeline's ``derive`` on a one-paper catalog, then the build's author refs put back, so a
+known author keeps the name and page of the whole catalog), plans their pages with
+``plan_pages`` and renders them with the build's globals: everything else (related lists,
+other papers, author, tag and venue URLs) is the last build's. The pages are written into
+the served site atomically (each one file replaced), and the browser reloads. The full
+rebuild (``serve.Rebuilder``) runs next, as for every change, and makes the site byte for
+byte a cold build's.
+
+What a page shows that depends on the whole catalog is taken from the last build and may
+be a change behind until the rebuild: the related list (computed over every text), an
+author's name when the edit changes which spelling of it the catalog uses most. The
+BibTeX key is computed exactly: it depends only on papers whose key starts with the same
+author part (``_key_group``), and those are given to ``CitationIndex``.
+
+Anything else takes the normal path: adds, deletes, renames, other files, papers that do
+not validate (the rebuild reports the errors), and every change while a normal-path
+change is not yet built. Reloads: one per change. After a fast page, the rebuild reloads
+the browser again only if it wrote other bytes for that page than the fast path did (the
+page was a change behind); a normal-path change reloads when its rebuild changed files.
+A failed rebuild puts back the pages the fast path wrote since the last good build, so a
+broken catalog leaves exactly the last good site.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+import click
+from jinja2 import TemplateError
+
+from ..build import theme_sources
+from ..content.loader import MIN_DUPLICATE_ABSTRACT_WORDS, read_papers, title_key
+from ..content.model import Catalog, Paper
+from ..content.slugs import is_valid_slug
+from ..derive.urls import paper_page
+from ..derive.views import AuthorRef, PaperView, SiteData, derive, fold_authors
+from ..errors import Problems
+from ..options import BuildOptions, BuildReport, theme_of
+from ..outputs.citations import CitationIndex
+from ..outputs.citations.keys import key_author
+from ..outputs.pages import plan_pages
+from ..outputs.render import make_environment, render_page
+from ..pipeline import Derived
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The last good build's data, with the indexes the fast path looks things up in."""
+
+    derived: Derived
+    seq: int  # changes counted before that build began reading the content
+    position: dict[str, int]  # slug -> index in site.papers
+    authors: dict[str, AuthorRef]  # page slug -> the build's ref
+    key_groups: dict[str, tuple[str, ...]]  # _key_group -> slugs
+    digits: bool  # some paper's _key_group holds a digit (then every paper is a key's context)
+    titles: dict[tuple[str, str], str]  # (venue, title_key) -> slug
+    abstracts: dict[str, str]  # abstract_key -> slug
+
+    @classmethod
+    def of(cls, derived: Derived, seq: int) -> Snapshot:
+        site = derived.site
+        groups: dict[str, list[str]] = {}
+        for view in site.papers:
+            groups.setdefault(_key_group(view), []).append(view.slug)
+        papers = derived.catalog.papers
+        return cls(
+            derived=derived, seq=seq,
+            position={view.slug: i for i, view in enumerate(site.papers)},
+            authors={author.ref.slug: author.ref for author in site.authors},
+            key_groups={group: tuple(slugs) for group, slugs in groups.items()},
+            digits=any(ch.isdigit() for group in groups for ch in group),
+            titles={(p.venue, title_key(p.title)): p.slug for p in papers},
+            abstracts={key: p.slug for p in papers if (key := abstract_key(p.abstract))},
+        )
+
+
+def abstract_key(abstract: str) -> str:
+    """The loader's duplicate-abstract key (``content.loader``): short abstracts may repeat."""
+    words = abstract.casefold().split()
+    return " ".join(words) if len(words) >= MIN_DUPLICATE_ABSTRACT_WORDS else ""
+
+
+def _key_group(view: PaperView) -> str:
+    """The author part of the paper's BibTeX base key (``citations.keys``: author, year, title
+    word). A key can only depend on papers whose base key begins another's or is begun by it
+    (a suffix is added on a clash), and while no author part holds a digit, such base keys
+    have the same author part: the year's digits end it."""
+    return key_author(view.paper.authors)
+
+
+class FastPath:
+    """The server's edit state: the snapshot, the papers edited on the fast path since it was
+    built, and the pages written on the fast path that no rebuild has confirmed yet.
+
+    ``changed`` is called by the watcher thread, the ``build_*`` methods by the rebuild
+    thread; ``reload`` tells the browsers to reload."""
+
+    def __init__(self, options: BuildOptions, reload: Callable[[], None], quiet: bool = True):
+        self.options = options
+        self.reload = reload
+        self.quiet = quiet
+        self.papers = Path(os.path.abspath(options.content)) / "papers"
+        self.output = Path(options.output).resolve()
+        self.lock = threading.Lock()
+        self.snapshot: Snapshot | None = None
+        self.seq = 0  # batches of changes seen
+        self.slow_seq = 0  # the last batch that took the normal path
+        self.reloaded_seq = 0  # the last batch a rebuild has reloaded the browsers for
+        self.edits: dict[str, tuple[int, PaperView]] = {}  # slug -> (batch, view) since the snapshot
+        self.written: dict[str, tuple[int, bytes | None, bytes]] = {}  # path -> (batch, bytes before, bytes written)
+
+    # -- the watcher's side ------------------------------------------------------------
+
+    def changed(self, paths: list[str]) -> bool:
+        """Count a batch of changes; True when the fast path has put its pages on the site."""
+        with self.lock:
+            self.seq += 1
+            seq = self.seq
+        done = False
+        try:
+            done = self._apply(paths, seq)
+        except Exception:  # noqa: BLE001 - anything unexpected: the rebuild does it all
+            done = False
+        if not done:
+            with self.lock:
+                self.slow_seq = seq
+        return done
+
+    def _apply(self, paths: list[str], seq: int) -> bool:
+        started = time.perf_counter()
+        with self.lock:
+            snap = self.snapshot
+            edits = {slug: view for slug, (_, view) in self.edits.items()}
+            if snap is None or self.slow_seq > snap.seq:
+                return False  # a normal-path change is not built yet: the snapshot is behind
+        slugs = self._edited_slugs(paths, snap)
+        if not slugs:
+            return False
+        papers = [self._read(slug, snap) for slug in slugs]
+        if any(p is None for p in papers):
+            return False
+        views = {p.slug: self._view(p, snap, edits) for p in papers}  # type: ignore[union-attr]
+        current = {**edits, **views}
+        if self._duplicates(views, current, snap):
+            return False
+        pages = self._render(views, current, snap)
+        if pages is None:
+            return False
+        wrote = self._write(pages, seq)
+        with self.lock:
+            for slug, view in views.items():
+                self.edits[slug] = (seq, view)
+        if wrote:
+            self.reload()
+        if not self.quiet:
+            names = ", ".join(f"/{paper_page(slug)}" for slug in slugs)
+            click.echo(f"Updated {names} in {time.perf_counter() - started:.3f}s; rebuilding the rest")
+        return True
+
+    def _edited_slugs(self, paths: list[str], snap: Snapshot) -> list[str] | None:
+        """The slugs of the batch when it holds only edits of existing paper files, else None."""
+        slugs = []
+        for path in paths:
+            p = Path(path)
+            if p.parent == self.papers and (p.name.startswith(("#", ".")) or p.name.endswith("~")
+                                            or (p.suffix != ".md" and not os.path.lexists(p))):
+                # What editors leave while saving (vim's "4913" probe, "x.md~" backups): the
+                # loader skips such names, and a file of another kind that is gone cannot
+                # have been in papers/ at the last good build (the loader refuses them).
+                continue
+            if p.parent != self.papers or p.suffix != ".md" or not is_valid_slug(p.stem):
+                return None
+            if p.stem not in snap.position or not p.is_file() or p.is_symlink():
+                return None  # an add, a delete, half a rename, or a link: the full build
+            slugs.append(p.stem)
+        return sorted(set(slugs))
+
+    def _read(self, slug: str, snap: Snapshot) -> Paper | None:
+        """The paper file read and checked by the loader itself (on a copy, so the loader
+        reads one file instead of the folder), against the catalog's venues, tags and people."""
+        catalog = snap.derived.catalog
+        data = (self.papers / f"{slug}.md").read_bytes()
+        with tempfile.TemporaryDirectory(prefix="papershelf-edit-") as folder:
+            copy = Path(folder) / "papers"
+            copy.mkdir()
+            (copy / f"{slug}.md").write_bytes(data)
+            problems = Problems()
+            found = read_papers(copy, problems, venues=dict(catalog.venues), tags=dict(catalog.tags),
+                                root=Path(folder).resolve(), people=catalog.people)
+        if problems or len(found) != 1:
+            return None
+        return found[0]
+
+    def _view(self, paper: Paper, snap: Snapshot, edits: dict[str, PaperView]) -> PaperView:
+        """The paper's view as ``derive`` makes it, with the build's author refs and ranks."""
+        catalog = snap.derived.catalog
+        one = derive(Catalog(site=catalog.site, venues=catalog.venues, tags=catalog.tags, papers=(paper,),
+                             people=catalog.people))
+        view = one.papers[0]
+        authors = tuple(snap.authors.get(a.slug, a) for a in view.authors)
+        head, tail = fold_authors(authors)
+        before = edits.get(paper.slug) or snap.derived.site.papers[snap.position[paper.slug]]
+        return replace(view, authors=authors, authors_head=head, authors_tail=tail,
+                       title_rank=before.title_rank, venue_rank=before.venue_rank)
+
+    def _duplicates(self, views: dict[str, PaperView], current: dict[str, PaperView], snap: Snapshot) -> bool:
+        """True if an edited paper now has the title (in its venue) or abstract of another:
+        the loader refuses that, so the full build reports it."""
+        def owners(index: dict, key, of) -> set[str]:
+            found = {index[key]} if key in index and index[key] not in current else set()
+            return found | {slug for slug, view in current.items() if of(view.paper) == key}
+
+        for slug, view in views.items():
+            paper = view.paper
+            title = (paper.venue, title_key(paper.title))
+            if owners(snap.titles, title, lambda p: (p.venue, title_key(p.title))) - {slug}:
+                return True
+            abstract = abstract_key(paper.abstract)
+            if abstract and owners(snap.abstracts, abstract, lambda p: abstract_key(p.abstract)) - {slug}:
+                return True
+        return False
+
+    def _render(self, views: dict[str, PaperView], current: dict[str, PaperView],
+                snap: Snapshot) -> list[tuple[str, bytes]] | None:
+        """(output path, bytes) of each edited paper's page, or None if the templates fail."""
+        derived = snap.derived
+        site = derived.site
+
+        def now(view: PaperView) -> PaperView:
+            return current.get(view.slug, view)
+
+        papers = list(site.papers)
+        for slug, view in current.items():
+            papers[snap.position[slug]] = view
+        whole = replace(site, papers=tuple(papers))
+        # One paper's pages, planned as the build plans them (the home page comes first).
+        edited = tuple(views[slug] for slug in sorted(views))
+        one = replace(whole, papers=edited,
+                      related={slug: tuple(map(now, site.related.get(slug, ()))) for slug in views})
+        pages = list(itertools.islice(plan_pages(one), 1, 1 + len(edited)))
+        if [(p.template, p.url) for p in pages] != [("paper.html", paper_page(v.slug)) for v in edited]:
+            return None
+        citations = CitationIndex(replace(whole, papers=self._key_papers(edited, current, snap)))
+        globals_ = {**derived.globals, "data": whole, "citations": citations}
+        out = []
+        with theme_sources(theme_of(self.options)) as sources:
+            env = make_environment(sources.templates)
+            for page in pages:
+                try:
+                    out.append((page.output_path, render_page(env, page, globals_).encode("utf-8")))
+                except (TemplateError, UnicodeEncodeError):
+                    return None
+        return out
+
+    def _key_papers(self, edited: tuple[PaperView, ...], current: dict[str, PaperView],
+                    snap: Snapshot) -> tuple[PaperView, ...]:
+        """The papers whose BibTeX keys the edited papers' keys depend on (all of them when an
+        author part holds a digit, where ``_key_group`` would not be enough)."""
+        site = snap.derived.site
+        groups = {_key_group(v) for v in edited}
+        if snap.digits or any(ch.isdigit() for group in groups for ch in group):
+            return tuple(current.get(v.slug, v) for v in site.papers)
+        slugs = {slug for group in groups for slug in snap.key_groups.get(group, ()) if slug not in current}
+        found = [site.papers[snap.position[slug]] for slug in sorted(slugs)]
+        return tuple(found + [v for v in current.values() if _key_group(v) in groups])
+
+    def _write(self, pages: list[tuple[str, bytes]], seq: int) -> bool:
+        """Put the pages on the site (each replaced in one rename); False if none changed."""
+        wrote = False
+        for rel, data in pages:
+            target = self.output / rel
+            try:
+                before: bytes | None = target.read_bytes()
+            except FileNotFoundError:
+                before = None
+            if before == data:
+                continue
+            _replace_file(target, data)
+            wrote = True
+            with self.lock:
+                first = self.written.get(rel)
+                self.written[rel] = (seq, first[1] if first else before, data)
+        return wrote
+
+    # -- the rebuild's side -------------------------------------------------------------
+
+    def build_started(self) -> int:
+        """The batches the build about to start will see (all counted so far)."""
+        with self.lock:
+            return self.seq
+
+    def build_done(self, seq: int, report: BuildReport | None, derived: Derived | None) -> None:
+        """A rebuild that began after batch ``seq`` succeeded: keep its data, reload if needed."""
+        reload = False
+        snapshot = Snapshot.of(derived, seq) if derived is not None else None  # (0.2 s at 10,000 papers)
+        with self.lock:
+            if snapshot is not None:
+                self.snapshot = snapshot
+                self.edits = {slug: edit for slug, edit in self.edits.items() if edit[0] > seq}
+            changed = report is not None and not report.up_to_date and report.files_changed > 0
+            if self.slow_seq > self.reloaded_seq and self.slow_seq <= seq:
+                reload = changed
+                self.reloaded_seq = self.slow_seq
+            for rel, (batch, before, data) in list(self.written.items()):
+                try:
+                    now: bytes | None = (self.output / rel).read_bytes()
+                except OSError:
+                    now = None
+                if batch <= seq:  # the rebuild saw the edit: its page is the page
+                    del self.written[rel]
+                    reload = reload or now != data
+                else:  # edited again since: what a failed rebuild would put back is this build's
+                    self.written[rel] = (batch, now, data)
+        if reload:
+            self.reload()
+
+    def build_failed(self) -> None:
+        """A rebuild failed: put back the pages of the last good site the fast path replaced."""
+        with self.lock:
+            written, self.written = self.written, {}
+        for rel, (_batch, before, _data) in written.items():
+            target = self.output / rel
+            try:
+                if before is None:
+                    target.unlink(missing_ok=True)
+                else:
+                    _replace_file(target, before)
+            except OSError:
+                pass
+
+    def prime(self, seq: int) -> None:
+        """Derive the catalog for the fast path when the first build had nothing to do."""
+        from ..pipeline import prepare
+
+        snapshot = Snapshot.of(prepare(self.options, BuildReport(), lambda _stage: None), seq)
+        with self.lock:
+            if self.snapshot is None:
+                self.snapshot = snapshot
+
+
+def _replace_file(target: Path, data: bytes) -> None:
+    """Write ``target`` whole or not at all: a temporary file beside it, renamed over it."""
+    tmp = target.with_name(f".{target.name}.fast-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

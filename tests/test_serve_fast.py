@@ -1,0 +1,286 @@
+"""The preview server's fast path (generator/serve/fast.py): an edited paper's page is on
+the site before the full rebuild has run, the browser reloads once per change, and once
+the rebuild is done the site is byte for byte a cold build's; a broken edit keeps the last
+good site. Driven through the server's own machinery (``Rebuilder`` with a ``FastPath``),
+with the watcher's part played by the test: each edit is handed over as the batch of
+paths the watcher would report."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from generator import serve
+from generator.build import build
+from generator.options import BuildOptions
+from generator.serve import FastPath, Rebuilder
+from generator.write.manifest import MARKER
+
+from .conftest import ContentDir, paper_md
+
+SECOND_VENUE = """\
+---
+name: "OTHER 2023"
+full_name: "Other Conference 2023"
+year: 2023
+---
+"""
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name != MARKER}
+
+
+class Preview:
+    """``build --serve`` without the HTTP server: the first build, then ``edit`` hands the
+    changed paths to the rebuilder as the watcher does; ``reloads`` counts the reloads."""
+
+    def __init__(self, content: ContentDir, out: Path):
+        self.content = content
+        self.options = BuildOptions(content=content.root, output=out)
+        self.reloads = 0
+        self.fast = FastPath(self.options, self._reload)
+        seq = self.fast.build_started()
+        assert serve.run_build(self.options, True, built=lambda r, d: self.fast.build_done(seq, r, d))
+        self.rebuilder = Rebuilder(self.options, True, self.fast)
+        self.took_fast: list[bool] = []
+        changed = self.fast.changed
+
+        def recorded(paths: list[str]) -> bool:
+            self.took_fast.append(changed(paths))
+            return self.took_fast[-1]
+
+        self.fast.changed = recorded  # type: ignore[method-assign]
+
+    def _reload(self) -> None:
+        self.reloads += 1
+
+    def edit(self, *paths: Path) -> None:
+        self.rebuilder.changed([str(Path(p).resolve()) for p in paths])
+
+    def settle(self, timeout: float = 60) -> None:
+        end = time.monotonic() + timeout
+        while self.rebuilder.running and time.monotonic() < end:
+            time.sleep(0.01)
+        assert not self.rebuilder.running
+
+    def page(self, slug: str) -> str:
+        return (self.options.output / "papers" / slug / "index.html").read_text(encoding="utf-8")
+
+    def close(self) -> None:
+        self.rebuilder.executor.shutdown(wait=True)
+
+
+def cold_build(content: ContentDir, out: Path) -> dict[str, bytes]:
+    assert not out.exists()
+    build(BuildOptions(content=content.root, output=out))
+    return files_of(out)
+
+
+@pytest.fixture
+def preview(content, tmp_path):
+    p = Preview(content, tmp_path / "site")
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def gated(monkeypatch):
+    """Rebuilds wait for ``gate`` to be set: what the fast path did is seen before they run."""
+    gate = threading.Event()
+    real = serve.run_build
+
+    def waiting(*args, **kwargs):
+        assert gate.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(serve, "run_build", waiting)
+    return gate
+
+
+def test_a_retitle_is_on_the_page_before_the_rebuild_and_reloads_once(preview, gated, tmp_path):
+    content = preview.content
+    path = content.add_paper("a-paper-on-graphs", title="Message Passing, Retitled")
+    preview.edit(path)
+    assert preview.took_fast == [True]
+    assert "Message Passing, Retitled" in preview.page("a-paper-on-graphs")
+    assert preview.rebuilder.running and not gated.is_set()  # the rebuild has not run yet
+    assert preview.reloads == 1
+    gated.set()
+    preview.settle()
+    assert preview.reloads == 1  # the rebuild wrote the same page: no second reload
+    assert files_of(preview.options.output) == cold_build(content, tmp_path / "cold")
+
+
+def test_new_author_tag_and_venue_on_the_fast_page(preview, gated, tmp_path):
+    content = preview.content
+    content.write("venues/other-2023.md", SECOND_VENUE)
+    preview.edit(content.root / "venues" / "other-2023.md")  # not a paper: the normal path
+    assert preview.took_fast == [False]
+    gated.set()
+    preview.settle()
+    assert preview.reloads == 1
+    gated.clear()
+    path = content.add_paper("fast-convergence", paper_md(
+        "Fast Convergence of Gradient Descent", authors=("Grace Hopper", "Alan Turing"), venue="other-2023",
+        tags=("optimization", "machine-learning"), body="Gradient descent converges at rate $O(1/t^2)$."))
+    preview.edit(path)
+    assert preview.took_fast == [False, True]
+    page = preview.page("fast-convergence")
+    for shown in ("Grace Hopper", "/authors/grace-hopper/", "OTHER 2023", "/venues/other-2023/",
+                  "/tags/machine-learning/"):
+        assert shown in page
+    gated.set()
+    preview.settle()
+    assert preview.reloads == 2
+    assert files_of(preview.options.output) == cold_build(content, tmp_path / "cold")
+
+
+def test_a_broken_edit_keeps_the_last_good_page_and_a_fix_recovers(preview, tmp_path, capsys):
+    content = preview.content
+    before = preview.page("a-paper-on-graphs")
+    path = content.add_paper("a-paper-on-graphs", "---\ntitle: [broken\n---\n")
+    preview.edit(path)
+    preview.settle()
+    assert preview.took_fast == [False]
+    assert "invalid YAML" in capsys.readouterr().err
+    assert preview.page("a-paper-on-graphs") == before and preview.reloads == 0
+    # A paper that fails a check across the catalog (the title of another paper) is no better.
+    path = content.add_paper("a-paper-on-graphs", title="Fast Convergence of Gradient Descent")
+    preview.edit(path)
+    preview.settle()
+    assert preview.took_fast == [False, False]
+    assert preview.page("a-paper-on-graphs") == before and preview.reloads == 0
+    path = content.add_paper("a-paper-on-graphs", title="Fixed Again")
+    preview.edit(path)
+    preview.settle()
+    assert "Fixed Again" in preview.page("a-paper-on-graphs") and preview.reloads == 1
+    assert files_of(preview.options.output) == cold_build(content, tmp_path / "cold")
+    # The rebuild that succeeded made the fast path usable again.
+    path = content.add_paper("a-paper-on-graphs", title="Graphs Once More")
+    preview.edit(path)
+    preview.settle()
+    assert preview.took_fast[-1] is True and preview.reloads == 2
+
+
+def test_a_fast_page_the_rebuild_changes_reloads_again(preview, gated, tmp_path):
+    """The fast page keeps the last build's related list; a retitle that makes the other
+    paper related ("Fast" is in its title) changes the page again in the rebuild, which
+    then reloads the browser a second time."""
+    before = preview.page("a-paper-on-graphs")
+    assert "related-list" not in before
+    path = preview.content.add_paper("a-paper-on-graphs", title="Fast Graphs")
+    preview.edit(path)
+    assert preview.took_fast == [True] and preview.reloads == 1
+    assert "Fast Graphs" in preview.page("a-paper-on-graphs") and "related-list" not in preview.page("a-paper-on-graphs")
+    gated.set()
+    preview.settle()
+    assert "related-list" in preview.page("a-paper-on-graphs") and preview.reloads == 2
+    assert files_of(preview.options.output) == cold_build(preview.content, tmp_path / "cold")
+
+
+def test_fast_pages_are_put_back_when_the_rebuild_fails(preview, gated, tmp_path):
+    content = preview.content
+    last_good = files_of(preview.options.output)
+    path = content.add_paper("a-paper-on-graphs", title="Seen Before the Break")
+    preview.edit(path)
+    assert "Seen Before the Break" in preview.page("a-paper-on-graphs")
+    tags = content.write("tags.toml", "[broken\n")  # then the catalog breaks before the rebuild ran
+    preview.edit(tags)
+    assert preview.took_fast == [True, False]
+    gated.set()
+    preview.settle()
+    assert files_of(preview.options.output) == last_good  # the last good site, exactly
+
+
+def test_the_fast_page_carries_the_rebuilds_bibtex_key(preview, gated, tmp_path):
+    """Keys are unique in the catalog (a suffix on a clash): the fast page computes its own
+    from the papers it can clash with, so it is the rebuild's."""
+    content = preview.content
+    content.add_paper("graphs-again", title="Graphs Again", authors=("Ada Lovelace",), body="On graphs, again.")
+    preview.edit(content.root / "papers" / "graphs-again.md")  # an add: the normal path
+    gated.set()
+    preview.settle()
+    gated.clear()
+    page = preview.page("a-paper-on-graphs")
+    path = content.add_paper("a-paper-on-graphs", title="Graphs Once More")  # same base key as graphs-again
+    preview.edit(path)
+    assert preview.took_fast[-1] is True
+    fast_page = preview.page("a-paper-on-graphs")
+    assert fast_page != page
+    reloads = preview.reloads
+    gated.set()
+    preview.settle()
+    assert preview.page("a-paper-on-graphs") == fast_page and preview.reloads == reloads
+    assert files_of(preview.options.output) == cold_build(content, tmp_path / "cold")
+
+
+# -- a random sequence of edits --------------------------------------------------------
+
+WORDS = ("graph", "spectral", "diffusion", "kernel", "sparse", "bandit", "policy", "attention",
+         "convex", "manifold", "transport", "causal", "tensor", "robust", "quantum", "federated")
+NAMES = ("Ada Lovelace", "Alan Turing", "Grace Hopper", "Emmy Noether", "Kurt Gödel", "John von Neumann")
+TAGS = ("graph-learning", "optimization", "machine-learning")
+
+
+def random_paper(rng: random.Random, venues: list[str]) -> dict:
+    words = rng.sample(WORDS, 3)
+    return {"title": " ".join(w.capitalize() for w in words) + f" {rng.randrange(10**6)}",
+            "authors": tuple(rng.sample(NAMES, rng.randint(1, 3))),
+            "venue": rng.choice(venues), "tags": tuple(rng.sample(TAGS, rng.randint(1, 2))),
+            "body": " ".join(rng.choice(WORDS) for _ in range(30)) + f" ({rng.randrange(10**6)})."}
+
+
+def test_random_edits_leave_the_site_a_cold_build(content, tmp_path):
+    rng = random.Random(12)
+    content.write("venues/other-2023.md", SECOND_VENUE)
+    venues = ["test-2024", "other-2023"]
+    papers = {slug: random_paper(rng, venues) for slug in ("p-one", "p-two", "p-three", "p-four", "p-five")}
+    for slug in ("a-paper-on-graphs", "fast-convergence"):
+        (content.root / "papers" / f"{slug}.md").unlink()
+    for slug, fields in papers.items():
+        content.add_paper(slug, paper_md(**fields))
+    preview = Preview(content, tmp_path / "site")
+    kinds = ["title", "authors", "tags", "venue", "body", "add", "delete", "rename"]
+    fast_kinds = set()
+    try:
+        for step in range(16):
+            kind = kinds[step] if step < len(kinds) else rng.choice(kinds)
+            slug = rng.choice(sorted(papers))
+            changed = [content.root / "papers" / f"{slug}.md"]
+            if kind == "add":
+                slug = f"new-{step}"
+                papers[slug] = random_paper(rng, venues)
+                changed = [content.root / "papers" / f"{slug}.md"]
+            elif kind == "delete":
+                del papers[slug]
+                changed[0].unlink()
+            elif kind == "rename":
+                new = f"renamed-{step}"
+                papers[new] = papers.pop(slug)
+                changed[0].rename(content.root / "papers" / f"{new}.md")
+                changed.append(content.root / "papers" / f"{new}.md")
+            else:
+                while (fresh := random_paper(rng, venues))[kind] == papers[slug][kind]:
+                    pass  # an edit that changes something
+                papers[slug][kind] = fresh[kind]
+            if kind not in ("delete", "rename"):
+                content.add_paper(slug, paper_md(**papers[slug]))
+            reloads = preview.reloads
+            preview.edit(*changed)
+            if preview.took_fast[-1]:
+                fast_kinds.add(kind)
+                assert papers[slug]["title"] in preview.page(slug)  # before the rebuild is done
+            preview.settle()
+            # A second reload only when the rebuild changed the fast page.
+            assert 1 <= preview.reloads - reloads <= 2, f"step {step}: {kind}"
+            cold = tmp_path / f"cold-{step}"
+            assert files_of(preview.options.output) == cold_build(content, cold), f"step {step}: {kind}"
+        assert fast_kinds == {"title", "authors", "tags", "venue", "body"}
+    finally:
+        preview.close()
