@@ -33,6 +33,14 @@ compared, nothing written)::
 
 Shown: wall time of the process, the seconds spent in ``import_seeds`` itself, ms per
 paper, CPU seconds; results under ``"import"`` in ``bench/results.json``.
+
+**Serve edits** (``--serve-edit-only``, or ``--serve-edit`` to add it to a full run): issue
+12's save-to-page latency of ``build --serve`` (``bench/serve_edit.py``: ``--edits`` title
+edits, each timed from the file write until the page is served with the new title, the
+reload and the full rebuild after it; the server's peak RSS); results under
+``"serve_edit"``::
+
+    .venv/bin/python bench/run.py --serve-edit-only --papers 1000,10000 --edits 10
 """
 
 from __future__ import annotations
@@ -63,6 +71,7 @@ if str(REPO) not in sys.path:
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
 
+import serve_edit  # noqa: E402
 import size as size_by_part  # noqa: E402  (measure_size has a local `size`)
 import synth  # noqa: E402
 
@@ -746,6 +755,7 @@ def render_markdown(results: dict) -> str:
                       + ", ".join(f"{k} {v}" for k, v in m["packages"].items()) + "."]
     lines += render_sizes(entries)
     lines += render_import(results)
+    lines += render_serve_edit(results)
     lines += ["", "## How to run", "",
               "```sh",
               "make setup                                   # venv + npm; Hugo: apt-get install hugo",
@@ -754,6 +764,7 @@ def render_markdown(results: dict) -> str:
               ".venv/bin/python bench/synth.py 10000 /tmp/cat10k          # just a catalog",
               ".venv/bin/python bench/size.py SITE [SITE2] --papers N     # a built site's size by part",
               ".venv/bin/python bench/run.py --import-only --papers 10000 --repeat 1   # just the seed import",
+              ".venv/bin/python bench/run.py --serve-edit-only --papers 1000,10000 --edits 10   # build --serve edits",
               "```", "",
               "Catalogs and Hugo sites are cached in `bench/out/` (git-ignored) and regenerated when",
               "`bench/synth.py`, `content/tags.toml` or the Hugo theme change. Build logs:",
@@ -790,6 +801,31 @@ def render_sizes(entries: list[dict]) -> list[str]:
     return lines
 
 
+def render_serve_edit(results: dict) -> list[str]:
+    """Issue 12: ``build --serve``, a title edit saved until its page is served (serve_edit.py)."""
+    entries = [results["serve_edit"][k] for k in sorted(results.get("serve_edit", {}), key=int)]
+    if not entries:
+        return []
+    lines = ["", "## build --serve: save to page (issue 12)", "",
+             "A paper's title edited in its file while `papershelf build --serve` runs (`bench/serve_edit.py`), "
+             "timed from the write until an HTTP GET of the page returns the new title (polled every 5 ms), "
+             "until the livereload client is told to reload, and until the full rebuild after it has finished; "
+             "medians of the edits. Goal: save → page ≤ 0.3 s at 10,000 papers.", "",
+             "| papers | edits | save → page (max) | fast path in the server | save → reload | save → rebuilt "
+             "| reloads per edit | server peak RSS | first build | date |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |"]
+
+    def ms(value: float | None) -> str:
+        return "–" if value is None else f"{value * 1000:.0f} ms"
+
+    for e in entries:
+        lines.append(f"| {e['papers']:,} | {e['edits']} | {ms(e['median_page_s'])} ({ms(e['max_page_s'])}) "
+                     f"| {ms(e['median_fast_path_s'])} | {ms(e['median_reload_s'])} | {e['median_rebuilt_s']:.1f} s "
+                     f"| {' '.join(map(str, e['reloads']))} | {_fmt(e['peak_rss_mb'], ' MiB', 0)} "
+                     f"| {e['first_build_s']:.0f} s | {e.get('date', '')} |")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--papers", default="1000,10000",
@@ -809,6 +845,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="also time the seed import (fresh and unchanged) of each size")
     parser.add_argument("--import-only", action="store_true",
                         help="time only the seed import of each size (no builds, no Hugo)")
+    parser.add_argument("--serve-edit", action="store_true",
+                        help="also time title edits under build --serve (bench/serve_edit.py) at each size")
+    parser.add_argument("--serve-edit-only", action="store_true",
+                        help="time only the build --serve edits of each size (no builds, no Hugo)")
+    parser.add_argument("--edits", type=int, default=10, help="title edits timed under build --serve")
     args = parser.parse_args(argv)
     if args.report_only:
         results = json.loads(args.results.read_text(encoding="utf-8"))
@@ -821,7 +862,8 @@ def main(argv: list[str] | None = None) -> int:
     builds = tuple(b.strip() for b in args.builds.split(",") if b.strip())
     if "cold" not in builds or set(builds) - {"cold", "nochange", "edit"}:
         parser.error("--builds: 'cold' plus any of 'nochange', 'edit'")
-    use_hugo = not args.no_hugo and not args.import_only
+    only = args.import_only or args.serve_edit_only
+    use_hugo = not args.no_hugo and not only
     if use_hugo and not Path(HUGO).exists():
         print("hugo not found (apt-get install hugo); running without the Hugo comparison", file=sys.stderr)
         use_hugo = False
@@ -835,7 +877,15 @@ def main(argv: list[str] | None = None) -> int:
         results.setdefault("import", {})[str(n)] = entry
         args.results.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         args.markdown.write_text(render_markdown(results), encoding="utf-8")
-    for n in [] if args.import_only else sizes:
+    for n in sizes if args.serve_edit_only or args.serve_edit else []:
+        print(f"== build --serve, {n} papers, {args.edits} title edits", flush=True)
+        entry = serve_edit.measure(cached_catalog(n, args.seed), args.edits, OUT / f"log-serve-{n}.txt")
+        entry.update(date=datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), command=command.strip(), machine=info)
+        results.setdefault("serve_edit", {})[str(n)] = entry
+        args.results.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        args.markdown.write_text(render_markdown(results), encoding="utf-8")
+        print("  => " + serve_edit.summary(entry), flush=True)
+    for n in [] if only else sizes:
         entry = measure_size(n, args.seed, args.repeat, use_hugo, builds, args.rebuild_repeat)
         entry["date"] = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
         entry["command"] = command.strip()

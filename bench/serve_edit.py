@@ -1,0 +1,245 @@
+"""``build --serve``: how long a saved title edit takes to be on the served page.
+
+    .venv/bin/python bench/serve_edit.py --papers 1000 --edits 10
+    .venv/bin/python bench/run.py --serve-edit-only --papers 1000,10000   # the same, into results.json
+
+The synthetic catalog (``bench/synth.py``, cached in ``bench/out/`` as ``run.py`` caches it)
+is copied into a temporary folder, and ``papershelf build --serve`` is started on it (a cold
+first build). A livereload client is connected to the server's websocket, as a browser
+would be. Then, ``--edits`` times, one paper's title is changed in its file (a different
+paper each time, written in place as an editor saves) and timed:
+
+* **save → page**: from the write until an HTTP GET of the paper's page returns the new title
+  (polled every ``POLL_S``);
+* **save → reload**: until the browsers were told to reload;
+* **save → rebuilt**: until the full rebuild that follows has finished (the server prints
+  its "Built ..." line), after which the next edit starts;
+* **reloads**: reload messages per edit, counted until the rebuild is done plus ``GRACE_S``
+  (one is the goal: a second one means the rebuild changed the page the fast path wrote).
+
+Also the fast path's own time (the server prints "Updated ... in <s>s") and the server's
+peak RSS (``VmHWM`` of its process; forked build workers not counted). Medians are shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path.insert(0, str(REPO))
+
+from generator.content import frontmatter  # noqa: E402
+
+POLL_S = 0.005  # how often the page is fetched while waiting for the edit
+GRACE_S = 1.0  # reloads are still counted this long after the rebuild is done
+START_TIMEOUT_S = 1800  # the first (cold) build of a large catalog on a busy machine
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode("utf-8")
+    except OSError:
+        return None
+
+
+class Lines:
+    """The server's output, each line with the time it arrived."""
+
+    def __init__(self, stream):
+        self.lines: list[tuple[float, str]] = []
+        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            self.lines.append((time.perf_counter(), line.rstrip("\n")))
+
+    def wait(self, pattern: str, after: int, timeout: float) -> tuple[int, float, str]:
+        """The first line from index ``after`` on that matches ``pattern``: (index, time, line)."""
+        regex = re.compile(pattern)
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            for i in range(after, len(self.lines)):
+                at, line = self.lines[i]
+                if regex.search(line):
+                    return i, at, line
+            time.sleep(0.005)
+        raise TimeoutError(f"no line matching {pattern!r} in {timeout}s; last: {self.lines[-5:]}")
+
+
+class ReloadClient:
+    """A livereload client (the protocol livereload.js speaks): the times of reload messages."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.reloads: list[float] = []
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
+        self.thread.start()
+        if not self.ready.wait(30):
+            raise RuntimeError("the livereload websocket did not answer")
+
+    async def _run(self) -> None:
+        from tornado.websocket import websocket_connect
+
+        conn = await websocket_connect(f"ws://127.0.0.1:{self.port}/livereload")
+        await conn.write_message(json.dumps({"command": "hello",
+                                             "protocols": ["http://livereload.com/protocols/official-7"]}))
+        while True:
+            message = await conn.read_message()
+            if message is None:
+                return
+            data = json.loads(message)
+            if data.get("command") == "hello":  # then say which page is open, as livereload.js does
+                await conn.write_message(json.dumps({"command": "info", "plugins": {},
+                                                     "url": f"http://127.0.0.1:{self.port}/"}))
+                await asyncio.sleep(0.2)
+                self.ready.set()
+            elif data.get("command") == "reload":
+                self.reloads.append(time.perf_counter())
+
+
+def peak_rss_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def retitle(path: Path, count: int) -> str:
+    """Give the paper at ``path`` a new title (the file rewritten in place); the new title."""
+    fm = frontmatter.parse(path.read_text(encoding="utf-8"), path.name)
+    data = dict(fm.data)
+    data["title"] = f"Edited {count} {data['title']}"
+    data.pop("provisional", None)  # a provisional title is made from the abstract
+    text = frontmatter.dump(data, fm.body)
+    with open(path, "w", encoding="utf-8") as handle:  # in place, as most editors save
+        handle.write(text)
+    return f"Edited {count} "
+
+
+def measure(catalog: Path, edits: int, log: Path | None = None) -> dict:
+    """Start ``build --serve`` on a copy of ``catalog`` and time ``edits`` title edits."""
+    work = Path(tempfile.mkdtemp(prefix="papershelf-serve-bench-"))
+    try:
+        content = work / "content"
+        shutil.copytree(catalog, content)
+        port = free_port()
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        started = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "build", "--serve", "--port", str(port),
+                                 "--content", str(content), "--output", str(work / "site")],
+                                cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        lines = Lines(proc.stdout)
+        try:
+            lines.wait(r"^Serving ", 0, START_TIMEOUT_S)
+            first_build = time.perf_counter() - started
+            reloads = ReloadClient(port)
+            papers = sorted((content / "papers").glob("*.md"))
+            step = max(1, len(papers) // (edits + 1))
+            samples = []
+            for i in range(edits):
+                path = papers[(i + 1) * step]
+                url = f"http://127.0.0.1:{port}/papers/{path.stem}/"
+                time.sleep(0.5)  # the watcher is idle again
+                mark = len(lines.lines)
+                sent = len(reloads.reloads)
+                t0 = time.perf_counter()
+                marker = retitle(path, i + 1)
+                while True:
+                    page = fetch(url)
+                    if page is not None and marker in page:
+                        break
+                    if time.perf_counter() - t0 > 600:
+                        raise TimeoutError(f"{url} never showed {marker!r}")
+                    time.sleep(POLL_S)
+                t_page = time.perf_counter() - t0
+                _, t_built, _ = lines.wait(r"^Built ", mark, 1800)
+                time.sleep(GRACE_S)
+                fast = [float(m.group(1)) for _, line in lines.lines[mark:]
+                        if (m := re.search(r"^Updated .* in ([0-9.]+)s", line))]
+                times = reloads.reloads[sent:]
+                samples.append({"page_s": t_page, "reload_s": times[0] - t0 if times else None,
+                                "rebuilt_s": t_built - t0, "reloads": len(times),
+                                "fast_path_s": fast[0] if fast else None})
+                print(f"  edit {i + 1}: page {t_page * 1000:.0f} ms, rebuilt {t_built - t0:.1f} s, "
+                      f"reloads {len(times)}" + (f", fast path {fast[0] * 1000:.0f} ms" if fast else ", no fast path"),
+                      flush=True)
+            rss = peak_rss_mb(proc.pid)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            if log is not None:
+                log.write_text("\n".join(line for _, line in lines.lines) + "\n", encoding="utf-8")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    def median(key: str) -> float | None:
+        values = [s[key] for s in samples if s[key] is not None]
+        return statistics.median(values) if values else None
+
+    return {"papers": len(papers), "edits": edits, "first_build_s": first_build,
+            "median_page_s": median("page_s"), "median_reload_s": median("reload_s"),
+            "median_rebuilt_s": median("rebuilt_s"), "median_fast_path_s": median("fast_path_s"),
+            "max_page_s": max(s["page_s"] for s in samples),
+            "reloads": [s["reloads"] for s in samples], "peak_rss_mb": rss, "samples": samples}
+
+
+def summary(result: dict) -> str:
+    def ms(value: float | None) -> str:
+        return "-" if value is None else f"{value * 1000:.0f} ms"
+
+    return (f"{result['papers']} papers, {result['edits']} edits: save -> page median {ms(result['median_page_s'])} "
+            f"(max {ms(result['max_page_s'])}; fast path {ms(result['median_fast_path_s'])}), "
+            f"save -> reload {ms(result['median_reload_s'])}, save -> rebuilt {result['median_rebuilt_s']:.1f} s, "
+            f"reloads per edit {result['reloads']}, server peak RSS {result['peak_rss_mb']:.0f} MiB")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--papers", type=int, default=1000)
+    parser.add_argument("--edits", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--catalog", type=Path, help="a content folder to use instead of a synthetic one")
+    parser.add_argument("--log", type=Path, help="write the server's output here")
+    args = parser.parse_args(argv)
+    if args.catalog is None:
+        sys.path.insert(0, str(BENCH))
+        from run import cached_catalog
+
+        args.catalog = cached_catalog(args.papers, args.seed)
+    result = measure(args.catalog, args.edits, args.log)
+    print(summary(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
