@@ -7,7 +7,12 @@ paths the watcher would report."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
 import random
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -220,6 +225,20 @@ def test_the_fast_page_carries_the_rebuilds_bibtex_key(preview, gated, tmp_path)
     assert files_of(preview.options.output) == cold_build(content, tmp_path / "cold")
 
 
+def test_a_server_started_on_an_up_to_date_site_derives_for_the_fast_path(content, tmp_path):
+    """The first build had nothing to do (so derived nothing): ``prime`` derives meanwhile."""
+    options = BuildOptions(content=content.root, output=tmp_path / "site")
+    build(options)
+    fast = FastPath(options, lambda: None)
+    seq = fast.build_started()
+    assert serve.run_build(options, True, built=lambda r, d: fast.build_done(seq, r, d))
+    assert fast.snapshot is None
+    fast.prime(seq)
+    path = content.add_paper("a-paper-on-graphs", title="Primed and Retitled")
+    assert fast.changed([str(path.resolve())])
+    assert "Primed and Retitled" in (options.output / "papers" / "a-paper-on-graphs" / "index.html").read_text()
+
+
 # -- a random sequence of edits --------------------------------------------------------
 
 WORDS = ("graph", "spectral", "diffusion", "kernel", "sparse", "bandit", "policy", "attention",
@@ -284,3 +303,49 @@ def test_random_edits_leave_the_site_a_cold_build(content, tmp_path):
         assert fast_kinds == {"title", "authors", "tags", "venue", "body"}
     finally:
         preview.close()
+
+
+def test_the_server_reloads_the_browser_once_for_a_fast_edit(content, tmp_path):
+    """The whole server: a livereload client (what livereload.js speaks) is told to reload
+    once for a retitle that the rebuild does not change again."""
+    from tornado.websocket import websocket_connect
+
+    from .test_cli import Output, fetch, free_port, wait_for
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "build", "--serve", "--port", str(port),
+                             "--content", str(content.root), "--output", str(tmp_path / "site")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    output = Output(proc.stdout)
+    reloads: list[str] = []
+    ready = threading.Event()
+
+    async def listen() -> None:
+        conn = await websocket_connect(f"ws://127.0.0.1:{port}/livereload")
+        await conn.write_message(json.dumps({"command": "hello", "protocols": [
+            "http://livereload.com/protocols/official-7"]}))
+        while (message := await conn.read_message()) is not None:
+            data = json.loads(message)
+            if data["command"] == "hello":
+                await conn.write_message(json.dumps({"command": "info", "url": f"http://127.0.0.1:{port}/"}))
+                await asyncio.sleep(0.3)  # the server has taken the info
+                ready.set()
+            elif data["command"] == "reload":
+                reloads.append(data["path"])
+
+    page = f"http://127.0.0.1:{port}/papers/a-paper-on-graphs/"
+    try:
+        wait_for(lambda: fetch(page))
+        threading.Thread(target=lambda: asyncio.run(listen()), daemon=True).start()
+        assert ready.wait(30)
+        time.sleep(0.3)  # the watcher is watching
+        content.add_paper("a-paper-on-graphs", title="Message Passing, Retitled")
+        assert wait_for(lambda: "Message Passing, Retitled" in fetch(page))
+        wait_for(lambda: output.count("Built ") >= 2, timeout=60)
+        time.sleep(0.5)
+        assert output.count("Updated /papers/a-paper-on-graphs/") == 1
+        assert reloads == ["*"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
