@@ -222,6 +222,17 @@
     return found;
   }
 
+  // Same as shards.title_slug: a paper's page when its record leaves it out (ASCII titles).
+  function titleSlug(title, max) {
+    var slug = "";
+    (title.toLowerCase().match(/[a-z0-9]+/g) || []).every(function (word) {
+      if (slug.length + word.length + (slug ? 1 : 0) > max) return false;
+      slug = slug ? slug + "-" + word : word;
+      return true;
+    });
+    return slug;
+  }
+
   function Engine(meta) {
     this.meta = meta;
     this.folder = new Folder(meta.fold);
@@ -257,12 +268,15 @@
 
   Engine.prototype.addDocs = function (n, records) {
     var first = n * this.meta.docChunk;
-    for (var i = 0; i < records.length; i++) this.records[first + i] = records[i];
+    for (var i = 0; i < records.length; i++) {
+      if (!records[i].s) records[i].s = titleSlug(records[i].t, this.meta.slugMax);
+      this.records[first + i] = records[i];
+    }
   };
 
   // Facets: venue and tags of each paper as numbers (the year is the venue's).
   Engine.prototype.setFacets = function (data) {
-    var meta = this.meta, n = data.v.length;
+    var meta = this.meta, n = data.g.length;
     var codes = this.codes = { venue: new Map(), tag: new Map(), year: new Map() };
     var venueYear = [];
     meta.venues.forEach(function (v, i) {
@@ -273,9 +287,11 @@
     });
     meta.tags.forEach(function (t, i) { codes.tag.set(t.id, i); });
     var venue = new Int32Array(n), year = new Int32Array(n), tagStart = new Int32Array(n + 1), tags = [];
-    for (var r = 0; r < n; r++) {
-      venue[r] = data.v[r];
-      year[r] = venueYear[data.v[r]];
+    // Refs run through the venues in order: data.n[i] papers of venue i (shards.py).
+    for (var r = 0, v = 0, end = data.n[0] || 0; r < n; r++) {
+      while (r >= end && v < data.n.length - 1) end += data.n[++v];
+      venue[r] = v;
+      year[r] = venueYear[v];
       tagStart[r] = tags.length;
       for (var g = 0; g < data.g[r].length; g++) tags.push(data.g[r][g]);
     }
@@ -325,7 +341,14 @@
   Engine.prototype.strongest = function (terms) {
     var info = this.info, unique = Array.from(new Set(terms));
     unique.sort(function (a, b) { return (info.get(b)[0] - info.get(a)[0]) || byCodeUnits(a, b); });
-    return unique.slice(0, this.settings.maxExpansions);
+    // The most frequent, while their postings add up to at most maxPostings (the first always).
+    var kept = [], postings = 0, max = this.settings.maxPostings;
+    for (var i = 0; i < unique.length && kept.length < this.settings.maxExpansions; i++) {
+      postings += info.get(unique[i])[0];
+      if (kept.length && postings > max) break;
+      kept.push(unique[i]);
+    }
+    return kept;
   };
 
   // Index terms a query word stands for, with their weights (exact > prefix > typo); its
@@ -763,5 +786,6 @@
     bucket: bucket,
     typoKeys: typoKeys,
     oneEdit: oneEdit,
+    titleSlug: titleSlug,
   };
 });

@@ -2,6 +2,7 @@
 // Usage: node tests/js/search_runner.js < request.json > answer.json
 // request: {"root": "<folder holding search/...>", "queries": [{"q": "...", "filters": {}}],
 //           "tokenize": ["text", ...], "stem": ["word", ...], "units": ["query", ...],
+//           "titleSlug": ["title", ...], "slugMax": 80   (the slugs records leave out),
 //           "fetches": ["query", ...]   (the files the page's service fetches for each query),
 //           "lunr": {"index": "<file of a lunr index>", "terms": ["term", ...]}
 //                                       (lunr.js's own Index.load and search, term by term)}
@@ -51,6 +52,7 @@ function main() {
     if (settings) answer.units = (request.units || []).map(function (q) { return PS.queryUnits(folder, settings, q); });
   }
   answer.stem = (request.stem || []).map(PS.stem);
+  answer.titleSlug = (request.titleSlug || []).map(function (t) { return PS.titleSlug(t, request.slugMax); });
   answer.stopWords = lunr.stopWordFilter ? (request.stopWords || []).map(PS.isStopWord) : [];
   if (request.lunr) {
     const index = lunr.Index.load(JSON.parse(fs.readFileSync(request.lunr.index, "utf8")));

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from generator.outputs.search.index import (
-    MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, W_EXACT, W_FUZZY, W_PREFIX, typo_words,
-    utf16_key,
+    MAX_EXPANDED_POSTINGS, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, W_EXACT, W_FUZZY,
+    W_PREFIX, typo_words, utf16_key,
 )
-from generator.outputs.search.shards import bucket, typo_keys
+from generator.outputs.search.shards import bucket, title_slug, typo_keys
 from generator.outputs.search.stemmer import stem
 from generator.outputs.search.tokens import CHAIN_RE, CJK_CHAR, JOINER_RE, MAX_TOKEN, STOP_WORDS, compounds, fold
 
@@ -151,10 +151,11 @@ class SearchEngine:
         while f"search/docs/{n}.json" in files:
             self.docs += json.loads(files[f"search/docs/{n}.json"])
             n += 1
-        self.refs = {i: record["s"] for i, record in enumerate(self.docs)}
+        self.refs = {i: record.get("s") or title_slug(record["t"]) for i, record in enumerate(self.docs)}
         facets = json.loads(files["search/facets.json"])
-        self.venue_of = [meta["venues"][v]["id"] for v in facets["v"]]
-        self.year_of = [meta["venues"][v]["year"] for v in facets["v"]]
+        venues = [v for v, count in zip(meta["venues"], facets["n"], strict=True) for _ in range(count)]
+        self.venue_of = [v["id"] for v in venues]
+        self.year_of = [v["year"] for v in venues]
         self.tags_of = [[meta["tags"][g]["id"] for g in tags] for tags in facets["g"]]
         self.info: dict[str, tuple[int, int]] = {}  # term -> (document frequency, postings file)
 
@@ -171,7 +172,14 @@ class SearchEngine:
 
     def _strongest(self, terms: Iterable[str]) -> list[str]:
         ranked = sorted(set(terms), key=lambda t: (-self.df(t), utf16_key(t)))
-        return ranked[:MAX_EXPANSIONS]
+        kept: list[str] = []
+        postings = 0
+        for term in ranked[:MAX_EXPANSIONS]:
+            postings += self.df(term)
+            if kept and postings > MAX_EXPANDED_POSTINGS:
+                break
+            kept.append(term)
+        return kept
 
     def expand(self, unit: Unit) -> dict[str, float]:
         """Index terms a query word stands for, with their weights (exact > prefix > typo)."""

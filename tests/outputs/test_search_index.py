@@ -19,10 +19,11 @@ from generator.outputs.search import build_search
 from generator.outputs.search.index import (
     MAX_UNITS, PARTS, build_part, search_fields, significant, typo_words, utf16_key,
 )
+from generator.outputs.search.shards import title_slug
 from generator.outputs.search.stemmer import stem
 from generator.outputs.search.tokens import CHAR_MAP, MAX_TOKEN, STOP_WORDS, fold, tokenize
 
-from ..conftest import paper_md
+from ..conftest import VENUE_MD, paper_md
 from .search_engine import SearchEngine, query_units
 
 
@@ -114,6 +115,32 @@ def test_query_units():
 # ---------------------------------------------------------------------------------------
 
 
+def test_refs_run_through_the_papers_by_venue_then_tags(content):
+    """facets.json gives no venue per paper: refs are grouped by venue (``n`` counts each
+    venue's run, in meta.venues order, empty venues included), then by tag set."""
+    content.write("venues/other-2023.md", VENUE_MD.replace("test-2024", "other-2023").replace("2024", "2023"))
+    content.write("venues/empty-2022.md", VENUE_MD.replace("test-2024", "empty-2022").replace("2024", "2022"))
+    for slug, venue, tags in [("b-paper", "other-2023", ("optimization",)), ("c-paper", "test-2024", ("optimization",)),
+                              ("d-paper", "other-2023", ("graph-learning",)), ("e-paper", "test-2024", ())]:
+        content.add_paper(slug, paper_md(title=slug.replace("-", " ").title(), venue=venue, tags=tags))
+    files = site_files(content)
+    meta = json.loads(files["search/meta.json"])
+    facets = json.loads(files["search/facets.json"])
+    records = json.loads(files["search/docs/0.json"])
+    slugs = [r.get("s") or title_slug(r["t"]) for r in records]
+    runs = [v["id"] for v, count in zip(meta["venues"], facets["n"], strict=True) for _ in range(count)]
+    assert sum(facets["n"]) == len(slugs) == 6 and 0 in facets["n"]
+    by_slug = dict(zip(slugs, zip(runs, [[meta["tags"][g]["id"] for g in tags] for tags in facets["g"]])))
+    assert by_slug == {
+        "a-paper-on-graphs": ("test-2024", ["graph-learning"]), "fast-convergence": ("test-2024", ["optimization"]),
+        "b-paper": ("other-2023", ["optimization"]), "c-paper": ("test-2024", ["optimization"]),
+        "d-paper": ("other-2023", ["graph-learning"]), "e-paper": ("test-2024", []),
+    }
+    assert runs == sorted(runs, key=[v["id"] for v in meta["venues"]].index)  # one run per venue
+    test_tags = [facets["g"][i] for i, venue in enumerate(runs) if venue == "test-2024"]
+    assert test_tags == sorted(test_tags)
+
+
 def test_files_and_formats(content):
     content.add_paper("second", paper_md(title="Second Paper", authors=("Zoë Müller", "Ann Lee"),
                                          tags=("optimization",), body="Zygomorphic descent converges."))
@@ -121,13 +148,16 @@ def test_files_and_formats(content):
     meta = json.loads(files["search/meta.json"])
     assert meta["fields"] == ["title", "authors", "meta", "abstract"]
     docs = json.loads(files["search/docs/0.json"])
-    assert [d["s"] for d in docs] == sorted(d["s"] for d in docs) == ["a-paper-on-graphs", "fast-convergence", "second"]
+    slugs = [d.get("s") or title_slug(d["t"]) for d in docs]
+    assert slugs == sorted(slugs) == ["a-paper-on-graphs", "fast-convergence", "second"]
+    assert ["s" in d for d in docs] == [False, True, True]  # left out where the title gives it
     second = docs[2]
     assert second["a"] == ["Zoë Müller", "Ann Lee"]
     assert second["u"] == ["zoe-muller", ""]  # the authors' pages; "" = the ASCII name's words joined
     assert not {"v", "y", "g", "i"} & set(second)
     facets = json.loads(files["search/facets.json"])
-    assert meta["venues"][facets["v"][2]]["id"] == "test-2024" and meta["venues"][facets["v"][2]]["year"] == 2024
+    venue_of = [v for v, count in zip(meta["venues"], facets["n"], strict=True) for _ in range(count)]
+    assert len(venue_of) == 3 and venue_of[2]["id"] == "test-2024" and venue_of[2]["year"] == 2024
     assert [meta["tags"][g]["id"] for g in facets["g"][2]] == ["optimization"]
     postings = all_postings(files)
     # "zygomorph" is in the abstract (field 3) of paper 2 only; "second" in its title (field 0)

@@ -25,7 +25,9 @@ import pytest
 from generator.derive.views import derive
 from generator.content.loader import load_catalog
 from generator.outputs.search import build_search
+from generator.content.slugs import MAX_LENGTH, slugify
 from generator.outputs.search.index import TYPO_BUDGET, search_fields
+from generator.outputs.search.shards import title_slug
 from generator.outputs.search.stemmer import porter, stem
 from generator.outputs.search.tokens import STOP_WORDS, fold, tokenize
 
@@ -143,6 +145,21 @@ def test_stemmer_agrees_on_100000_words(seed_site):
     assert answer["stem"] == [stem(w) for w in words]
 
 
+def test_slugs_left_out_of_records_are_derived_alike(seed_site):
+    """A record leaves out its paper's slug when the page can derive it from the ASCII title:
+    JavaScript and Python derive the same, and for ASCII titles it is what slugify gives."""
+    site, _, _ = seed_site
+    titles = [v.title_plain for v in site.papers] + [
+        "C++ and $K$-means: Don't Panic!", "2024 -- the 100th Paper", "  ", "A" * 81, "word " * 30, "Con",
+        "x" * 79 + " y", "x" * 78 + " y", "Über Graphs", "Tab\tand\nnewline",
+    ]
+    answer = run_node({"titleSlug": titles, "slugMax": MAX_LENGTH})
+    assert answer["titleSlug"] == [title_slug(t) for t in titles]
+    ascii_titles = [t for t in titles if t.isascii() and title_slug(t)]
+    assert [title_slug(t) for t in ascii_titles] == [slugify(t, avoid_reserved=False) for t in ascii_titles]
+    assert title_slug("x" * 79 + " y") == "x" * 79 and title_slug("x" * 78 + " y") == "x" * 78 + "-y"
+
+
 def test_tokenizer_agrees(seed_site, odd_site):
     texts = all_texts(seed_site[0]) + all_texts(odd_site[0]) + HOSTILE
     answer = run_node({"foldConfig": json.loads(seed_site[1]["search/meta.json"])["fold"], "tokenize": texts})
@@ -230,6 +247,30 @@ def test_queries_agree_on_odd_text(odd_site):
     compare(root, engine, queries)
 
 
+def test_a_short_prefix_stands_for_its_most_frequent_completions_within_a_postings_budget(tmp_path, monkeypatch):
+    """A prefix (or typo) keeps its most frequent terms while their postings add up to at most
+    ``maxPostings``, the first always, so a two-letter word does not fetch every common list."""
+    from generator.outputs.search import shards
+
+    from . import search_engine
+
+    monkeypatch.setattr(shards, "MAX_EXPANDED_POSTINGS", 10)
+    monkeypatch.setattr(search_engine, "MAX_EXPANDED_POSTINGS", 10)
+    content = ContentDir(tmp_path / "content")
+    # "cobalt" in 6 abstracts, "copper" in 4, "coral" in 3, "cotton" in 1: 6 + 4 <= 10 < 6 + 4 + 3
+    words = ["cobalt"] * 6 + ["copper"] * 4 + ["coral"] * 3 + ["cotton"]
+    for i, word in enumerate(words):
+        content.add_paper(f"p{i}", paper_md(title=f"Paper {i}", body=f"On {word} and more."))
+    files = build_search(derive(load_catalog(content.root)))
+    assert json.loads(files["search/meta.json"])["query"]["maxPostings"] == 10
+    root = write_files(files, tmp_path / "site")
+    engine = SearchEngine(files)
+    assert sorted(engine.search("co").terms) == ["cobalt", "copper"]
+    assert sorted(engine.search("cor").terms) == ["coral"]  # the first term is kept whatever its postings
+    assert len(engine.search("co").slugs) == 10
+    compare(root, engine, [{"q": q} for q in ["co", "cop", "cor", "cott", "coppr", "cobalt copper"]])
+
+
 def test_every_part_loads_in_lunr_js(odd_site, seed_site):
     # search_runner.js loads every part with lunr.Index.load (it throws on words out of order)
     for _, files, root in (odd_site, seed_site):
@@ -267,10 +308,11 @@ def test_lunr_js_scores_each_term_as_the_postings_weigh_it(seed_site, tmp_path):
         path.write_text(build_part(fields, docs)[0], encoding="utf-8")
         answer = run_node({"lunr": {"index": str(path), "terms": terms}})
         for term, hits in zip(terms, answer["lunr"]):
-            for ref, score in hits:
-                expected[term][ref] = expected[term].get(ref, 0.0) + score
+            for ref, score in hits:  # lunr's refs: the papers in the site's order; ours by venue
+                slug = site.papers[int(ref)].slug
+                expected[term][slug] = expected[term].get(slug, 0.0) + score
     for term in terms:
-        ours = {str(ref): total for ref, total in engine.postings.get(term, [])}
+        ours = {engine.refs[ref]: total for ref, total in engine.postings.get(term, [])}
         assert ours.keys() == expected[term].keys(), term
         for ref, score in ours.items():
             assert score == pytest.approx(expected[term][ref], rel=1e-9), (term, ref)

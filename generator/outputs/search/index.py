@@ -32,7 +32,7 @@ from ...derive.views import PaperView
 from .stemmer import stem
 from .tokens import STOP_WORDS, UMLAUTS, tokenize
 
-FORMAT_VERSION = 2  # 2: split by term (shards.py)
+FORMAT_VERSION = 3  # 2: split by term (shards.py); 3: refs by venue (facets "n"), slugs from titles
 
 # Index parts: (name, fields with their boosts). A title match matters most, then authors,
 # then tags and venue, then the abstract. Each part's weights are Lunr's for an index of its
@@ -62,6 +62,9 @@ def typo_words(words: int) -> int:
     """How many of a query's words of 5+ letters (the first ones) also match with a typo."""
     return max(0, (TYPO_BUDGET - words) // 3)
 MAX_EXPANSIONS = 16  # per word and route, the most frequent terms are kept (each costs its postings)
+# ... while their postings (by document frequency, the first term always) add up to at most this
+# many: "co" stands for a few of its common completions, not 16 lists of thousands (~55 kB gzip).
+MAX_EXPANDED_POSTINGS = 20_000
 W_EXACT = 1.0
 W_PREFIX = 0.6
 W_FUZZY = 0.25

@@ -10,9 +10,11 @@ the few of them its words need (``static/js/search-engine.js``):
     long query fetches a few dictionary files a word), the first bucket of each dictionary file (``dict``), the size of the
     document chunks.
 ``search/facets.json``
-    per paper (by ref, a small number), its venue (index into ``meta.venues``; the year is
-    the venue's) and its tags (indexes into ``meta.tags``): the filters and their counts,
-    and browsing without words (newest first).
+    the papers' venues and tags, for the filters and their counts and for browsing without
+    words (newest first). Refs (small numbers) run through the papers by venue, then by tag
+    set: ``n`` is the number of papers of each venue of ``meta.venues`` in that order (the
+    first ``n[0]`` refs are the first venue's; the year is the venue's), ``g`` each paper's
+    tags (indexes into ``meta.tags``), by ref.
 ``search/dict/<n>.json``
     the dictionary: every index term and every surface word whose stem differs from it,
     grouped in buckets by their first two characters (``bucket``), buckets in JavaScript
@@ -23,7 +25,8 @@ the few of them its words need (``static/js/search-engine.js``):
     (the exact term), of itself (the half-typed last word's completions), and for one typo
     the keys of the words one edit away (``typo_keys``): at most four files a word.
 ``search/terms/<n>.json``
-    the postings, terms in JavaScript string order cut into files of about ``TERM_BYTES``:
+    the postings: a term whose postings pass ``OWN_BYTES`` in a file of its own, the others
+    in JavaScript string order in files of about ``TERM_BYTES``:
     ``{term: [code, weight, code, weight, ...]}``, one pair per (paper, field) that has the
     term, by paper then field; ``code`` is ``(ref - previous ref) * 4 + field`` (fields
     ``FIELDS``: title, authors, meta, abstract) and ``weight`` is the Lunr field-vector weight
@@ -35,7 +38,8 @@ the few of them its words need (``static/js/search-engine.js``):
 ``search/docs/<n>.json``
     what a result shows besides its venue, year and tags (in the facets), for ``DOC_CHUNK``
     papers by ref (``display_record``); the page fetches the chunks
-    of the results on screen only. ``u`` (the authors' pages) is left out, or "" for one
+    of the results on screen only. ``s`` (the paper's page) is left out when the title
+    gives it (``title_slug``). ``u`` (the authors' pages) is left out, or "" for one
     author, when an ASCII name's page is its words joined by hyphens (``ascii_slug``).
 
 Snippets are cut from the abstract on the paper's own page, fetched for the results on
@@ -50,17 +54,19 @@ import re
 from array import array
 from typing import Iterable
 
+from ...content.slugs import MAX_LENGTH
 from ...derive.views import PaperView, SiteData
 from .index import (
-    FORMAT_VERSION, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, PARTS, TYPO_BUDGET, W_EXACT,
-    W_FUZZY, W_PREFIX, PartWeights, search_fields, utf16_key,
+    FORMAT_VERSION, MAX_EXPANDED_POSTINGS, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, PARTS,
+    TYPO_BUDGET, W_EXACT, W_FUZZY, W_PREFIX, PartWeights, search_fields, utf16_key,
 )
 from .tokens import CHAR_MAP, MAX_TOKEN, tokenize
 
 FIELDS = [name for _, fields in PARTS for name, _ in fields]  # the field numbers of the postings
 DOC_CHUNK = 40  # papers per file under search/docs/
 DICT_BYTES = 16_000  # about 4 kB gzip per dictionary file
-TERM_BYTES = 40_000  # about 13 kB gzip per postings file; a longer posting list is a file of its own
+TERM_BYTES = 40_000  # about 13 kB gzip per postings file of rarer terms
+OWN_BYTES = 40_000  # a term with longer postings is a file of its own
 
 
 def bucket(word: str) -> str:
@@ -98,13 +104,28 @@ def ascii_slug(name: str) -> str:
     return "-".join(re.findall(r"[a-z0-9]+", name.lower()))
 
 
+def title_slug(title: str) -> str:
+    """The page's slug as the page derives it from an ASCII title (search-engine.js
+    ``titleSlug``): its letter and digit runs, lower-cased and joined by hyphens, as many
+    whole words as fit in ``MAX_LENGTH`` characters."""
+    slug = ""
+    for word in re.findall(r"[a-z0-9]+", title.lower()):
+        if len(slug) + len(word) + bool(slug) > MAX_LENGTH:
+            break
+        slug = f"{slug}-{word}" if slug else word
+    return slug
+
+
 def display_record(view: PaperView) -> dict[str, object]:
     """What a search result shows besides its venue, year and tags (in the facets); plain
-    text only, so the page sets it with textContent."""
+    text only, so the page sets it with textContent. ``s`` (the paper's page) is left out
+    when the page derives it from the title (``title_slug``)."""
     # Each author's page, for the result to link the names; "" where the page derives it
     # (an ASCII name's page is its words joined by hyphens), left out when all are "".
     pages = ["" if a.name.isascii() and a.slug == ascii_slug(a.name) else a.slug for a in view.authors]
-    record: dict[str, object] = {"s": view.slug, "t": view.title_plain, "a": [a.name for a in view.authors]}
+    record: dict[str, object] = {"t": view.title_plain, "a": [a.name for a in view.authors]}
+    if not (view.title_plain.isascii() and title_slug(view.title_plain) == view.slug):
+        record["s"] = view.slug
     if any(pages):
         record["u"] = pages
     if view.presentation:
@@ -131,6 +152,19 @@ def _cut(items: Iterable[tuple[str, str]], limit: int) -> list[list[tuple[str, s
         groups[-1].append((key, text))
         size += len(text)
     return groups
+
+
+def _pack(items: Iterable[tuple[str, str]], limit: int, own: int) -> list[list[tuple[str, str]]]:
+    """Like ``_cut``, but an item longer than ``own`` is a group of its own, so a word that
+    is neither rare nor common costs its own postings rather than a full group's."""
+    small: list[tuple[str, str]] = []
+    groups: list[list[tuple[str, str]]] = []
+    for item in items:
+        if len(item[1]) > own:
+            groups.append([item])
+        else:
+            small.append(item)
+    return groups + [g for g in _cut(small, limit) if g]
 
 
 def postings(tokenized: list[dict[str, list[str]]]) -> tuple[dict[str, tuple[array, list[str]]], dict[str, set[str]]]:
@@ -174,7 +208,13 @@ def posting_text(keys: array, weights: list[str]) -> str:
 
 def build_search(site: SiteData) -> dict[str, str]:
     """The search files to write, by path relative to the site root."""
-    views = site.papers
+    # Papers by venue, then by their tags: the venue of a ref is its run (facets.json "n"),
+    # and runs of one tag set compress well ("g": 19 -> 12 kB gzip at 10,000 papers).
+    venue_index = {v.ref.id: i for i, v in enumerate(site.venues)}
+    tag_index = {t.ref.id: i for i, t in enumerate(site.tags)}
+    tag_codes = [sorted(tag_index[t.id] for t in v.tags) for v in site.papers]
+    order = sorted(range(len(site.papers)), key=lambda i: (venue_index[site.papers[i].venue.id], tag_codes[i], i))
+    views = [site.papers[i] for i in order]
     # One str object per distinct token: 10,000 abstracts hold ~2.5 million tokens.
     shared: dict[str, str] = {}
     tokenized = [{name: [shared.setdefault(t, t) for t in tokenize(text)] for name, text in search_fields(v).items()}
@@ -188,7 +228,7 @@ def build_search(site: SiteData) -> dict[str, str]:
     terms = sorted(found, key=utf16_key)
     shard_of: dict[str, int] = {}
     df = {term: len(found[term][0]) for term in terms}
-    groups = _cut(((t, _dump(t) + ":" + posting_text(*found.pop(t))) for t in terms), TERM_BYTES)
+    groups = _pack(((t, _dump(t) + ":" + posting_text(*found.pop(t))) for t in terms), TERM_BYTES, OWN_BYTES)
     for n, group in enumerate(groups):
         for term, _ in group:
             shard_of[term] = n
@@ -217,15 +257,15 @@ def build_search(site: SiteData) -> dict[str, str]:
             files[f"search/dict/{len(dict_starts) - 1}.json"] = "{" + ",".join(text for _, text in group) + "}"
 
     # Display records and facets, by ref.
-    venue_index = {v.ref.id: i for i, v in enumerate(site.venues)}
-    tag_index = {t.ref.id: i for i, t in enumerate(site.tags)}
     chunks = max(1, -(-len(views) // DOC_CHUNK))
     for n in range(chunks):
         chunk = views[n * DOC_CHUNK:(n + 1) * DOC_CHUNK]
         records = [display_record(view) for view in chunk]
         files[f"search/docs/{n}.json"] = _dump(records)
-    files["search/facets.json"] = _dump({"v": [venue_index[v.venue.id] for v in views],
-                                         "g": [[tag_index[t.id] for t in v.tags] for v in views]})
+    papers_of = [0] * len(site.venues)
+    for view in views:
+        papers_of[venue_index[view.venue.id]] += 1
+    files["search/facets.json"] = _dump({"n": papers_of, "g": [tag_codes[i] for i in order]})
     digest = hashlib.sha1()
     for path in sorted(files):
         digest.update(path.encode() + b"\0" + files[path].encode("utf-8") + b"\0")
@@ -236,6 +276,7 @@ def build_search(site: SiteData) -> dict[str, str]:
         "fields": FIELDS,
         "dict": dict_starts,
         "docChunk": DOC_CHUNK,
+        "slugMax": MAX_LENGTH,  # records leave out a slug the page derives (title_slug)
         # "full": the proceedings title in each result's COinS (static/js/search.js)
         "venues": [{"id": v.ref.id, "name": v.ref.name, "full": v.ref.full_name, "year": v.ref.year}
                    for v in site.venues],
@@ -244,6 +285,7 @@ def build_search(site: SiteData) -> dict[str, str]:
         "query": {
             "maxChars": MAX_QUERY_CHARS, "maxUnits": MAX_UNITS, "minPrefix": MIN_PREFIX,
             "minFuzzy": MIN_FUZZY, "typoBudget": TYPO_BUDGET, "maxExpansions": MAX_EXPANSIONS,
+            "maxPostings": MAX_EXPANDED_POSTINGS,
             "weights": {"exact": W_EXACT, "prefix": W_PREFIX, "fuzzy": W_FUZZY},
         },
     }
