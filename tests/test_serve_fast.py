@@ -255,6 +255,7 @@ def random_paper(rng: random.Random, venues: list[str]) -> dict:
             "body": " ".join(rng.choice(WORDS) for _ in range(30)) + f" ({rng.randrange(10**6)})."}
 
 
+@pytest.mark.slow
 def test_random_edits_leave_the_site_a_cold_build(content, tmp_path):
     rng = random.Random(12)
     content.write("venues/other-2023.md", SECOND_VENUE)
@@ -305,6 +306,7 @@ def test_random_edits_leave_the_site_a_cold_build(content, tmp_path):
         preview.close()
 
 
+@pytest.mark.slow
 def test_the_server_reloads_the_browser_once_for_a_fast_edit(content, tmp_path):
     """The whole server: a livereload client (what livereload.js speaks) is told to reload
     once for a retitle that the rebuild does not change again."""
