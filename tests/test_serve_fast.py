@@ -225,6 +225,40 @@ def test_the_fast_page_carries_the_rebuilds_bibtex_key(preview, gated, tmp_path)
     assert files_of(preview.options.output) == cold_build(content, tmp_path / "cold")
 
 
+@pytest.mark.slow
+def test_an_edit_made_while_a_rebuild_runs_stays_on_the_page(preview, monkeypatch, tmp_path):
+    """A rebuild that read the content before an edit swaps in the page before it; the fast
+    page goes back on at once (the next rebuild, queued, makes it for good)."""
+    from generator import pipeline
+
+    loads: list[threading.Event] = []
+    gates = [threading.Event(), threading.Event()]
+    real = pipeline.load_catalog
+
+    def gated_load(*args, **kwargs):
+        catalog = real(*args, **kwargs)
+        loads.append(threading.Event())
+        if len(loads) <= len(gates):  # (the cold build at the end is not held)
+            assert gates[len(loads) - 1].wait(30)
+        return catalog
+
+    monkeypatch.setattr(pipeline, "load_catalog", gated_load)
+    content = preview.content
+    preview.edit(content.add_paper("a-paper-on-graphs", title="First Edit"))
+    end = time.monotonic() + 30
+    while not loads and time.monotonic() < end:  # the rebuild has read the first edit
+        time.sleep(0.01)
+    preview.edit(content.add_paper("a-paper-on-graphs", title="Second Edit"))
+    assert preview.took_fast == [True, True] and "Second Edit" in preview.page("a-paper-on-graphs")
+    gates[0].set()  # the first rebuild swaps in "First Edit"...
+    while len(loads) < 2 and time.monotonic() < end:  # ...and the second has begun
+        time.sleep(0.01)
+    assert "Second Edit" in preview.page("a-paper-on-graphs")
+    gates[1].set()
+    preview.settle()
+    assert files_of(preview.options.output) == cold_build(content, tmp_path / "cold")
+
+
 def test_a_server_started_on_an_up_to_date_site_derives_for_the_fast_path(content, tmp_path):
     """The first build had nothing to do (so derived nothing): ``prime`` derives meanwhile."""
     options = BuildOptions(content=content.root, output=tmp_path / "site")

@@ -24,7 +24,9 @@ change is not yet built. Reloads: one per change. After a fast page, the rebuild
 the browser again only if it wrote other bytes for that page than the fast path did (the
 page was a change behind); a normal-path change reloads when its rebuild changed files.
 A failed rebuild puts back the pages the fast path wrote since the last good build, so a
-broken catalog leaves exactly the last good site.
+broken catalog leaves exactly the last good site. A paper edited while a rebuild runs is
+on the fast path too (nothing waits for the rebuild); if that rebuild read the paper before
+the edit, its page is put on again once the rebuild has swapped in its site.
 """
 
 from __future__ import annotations
@@ -288,11 +290,11 @@ class FastPath:
                 before = None
             if before == data:
                 continue
-            _replace_file(target, data)
-            wrote = True
-            with self.lock:
+            with self.lock:  # (a rebuild that has just finished may be putting it back: see build_done)
+                _replace_file(target, data)
                 first = self.written.get(rel)
                 self.written[rel] = (seq, first[1] if first else before, data)
+            wrote = True
         return wrote
 
     # -- the rebuild's side -------------------------------------------------------------
@@ -322,8 +324,15 @@ class FastPath:
                 if batch <= seq:  # the rebuild saw the edit: its page is the page
                     del self.written[rel]
                     reload = reload or now != data
-                else:  # edited again since: what a failed rebuild would put back is this build's
+                else:  # edited after the rebuild began: it may have swapped in the page before
+                    # the edit, so the fast page goes back on until the next rebuild (already
+                    # queued); a failed one would put back this build's page
                     self.written[rel] = (batch, now, data)
+                    if now != data:
+                        try:
+                            _replace_file(self.output / rel, data)
+                        except OSError:
+                            pass
         if reload:
             self.reload()
 
