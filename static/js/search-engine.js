@@ -750,12 +750,17 @@
     this.post({ type: "snippets", id: message.id, snippets: snippets });
   };
 
-  // Same as shards.ascii_slug: an author's page when the record leaves it out.
-  function asciiSlug(name) { return (name.toLowerCase().match(/[a-z0-9]+/g) || []).join("-"); }
+  // Same as shards.name_slug: an author's page when the record leaves it out (the name is in
+  // Latin letters): ß, æ, ø... as meta.latinFold says, accents dropped, then as a title.
+  function nameSlug(name, meta) {
+    var fold = meta.latinFold, folded = "", own = Object.prototype.hasOwnProperty;
+    for (var i = 0; i < name.length; i++) folded += own.call(fold, name[i]) ? fold[name[i]] : name[i];
+    return titleSlug(folded.normalize("NFKD").replace(/[^\x00-\x7f]/g, ""), meta.slugMax);
+  }
 
   Service.prototype.describe = function (ref, terms) {
-    var engine = this.engine, d = engine.records[ref], text = this.texts.get(d.s), dc = engine.docCodes;
-    var venue = this.meta.venues[dc.venue[ref]], tags = [];
+    var engine = this.engine, meta = this.meta, d = engine.records[ref], text = this.texts.get(d.s);
+    var dc = engine.docCodes, venue = meta.venues[dc.venue[ref]], tags = [];
     for (var g = dc.tagStart[ref]; g < dc.tagStart[ref + 1]; g++) tags.push(this.meta.tags[dc.tags[g]].id);
     return {
       slug: d.s,
@@ -763,7 +768,7 @@
       titleMarks: engine.highlight(d.t, terms),
       // d.u: the authors' page slugs (the result links each name to its author's page)
       authors: d.a.map(function (name, i) {
-        return { name: name, slug: (d.u && d.u[i]) || asciiSlug(name), marks: engine.highlight(name, terms) };
+        return { name: name, slug: (d.u && d.u[i]) || nameSlug(name, meta), marks: engine.highlight(name, terms) };
       }),
       venue: venue.id,
       year: venue.year,
@@ -787,5 +792,6 @@
     typoKeys: typoKeys,
     oneEdit: oneEdit,
     titleSlug: titleSlug,
+    nameSlug: nameSlug,
   };
 });

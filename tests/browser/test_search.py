@@ -103,6 +103,23 @@ def test_author_names_match_with_and_without_accents(page, server):
         assert authors.locator("mark").count() >= 1, query
 
 
+def test_result_links_lead_to_the_papers_and_authors_pages(page, server, site_dir):
+    """Records leave out the slugs the page derives from titles and names (accented ones
+    included): every title and author link of the results is a page of the site."""
+    open_search(page, server)
+    checked = set()
+    for query in ("Rätsch", "lähdesmäki", "José Miguel", "learning", "graph", "diffusion"):
+        search(page, query)
+        hrefs = page.eval_on_selector_all(
+            "#search-results > li h3 a, #search-results > li .paper-item-authors a",
+            "els => els.map(e => e.getAttribute('href'))")
+        assert any(h.startswith("/authors/") for h in hrefs) and any(h.startswith("/papers/") for h in hrefs)
+        checked.update(hrefs)
+    assert len(checked) > 60
+    missing = [h for h in sorted(checked) if not (site_dir / h.lstrip("/") / "index.html").is_file()]
+    assert not missing
+
+
 def test_a_result_shows_title_authors_venue_tags_and_a_highlighted_snippet(page, server):
     open_search(page, server, "q=UnitigBin")
     slugs = results_for(page, "UnitigBin")

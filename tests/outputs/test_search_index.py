@@ -19,6 +19,7 @@ from generator.outputs.search import build_search
 from generator.outputs.search.index import (
     MAX_UNITS, PARTS, build_part, search_fields, significant, typo_words, utf16_key,
 )
+from generator.content.slugs import author_key
 from generator.outputs.search.shards import title_slug
 from generator.outputs.search.stemmer import stem
 from generator.outputs.search.tokens import CHAR_MAP, MAX_TOKEN, STOP_WORDS, fold, tokenize
@@ -141,6 +142,17 @@ def test_refs_run_through_the_papers_by_venue_then_tags(content):
     assert test_tags == sorted(test_tags)
 
 
+def test_records_keep_the_author_pages_the_page_cannot_derive(content):
+    content.add_paper("greek", paper_md(title="Greek", authors=("Θεόδωρος Παπαδόπουλος", "Wei Zhang 张伟", "Ann Lee")))
+    files = site_files(content)
+    records = json.loads(files["search/docs/0.json"])
+    greek = next(r for r in records if r["t"] == "Greek")
+    assert greek["u"][0] == author_key("Θεόδωρος Παπαδόπουλος")
+    assert greek["u"][1] == author_key("Wei Zhang 张伟") != "wei-zhang"
+    assert greek["u"][2] == ""
+    assert all("u" not in r for r in records if r["t"] != "Greek")
+
+
 def test_files_and_formats(content):
     content.add_paper("second", paper_md(title="Second Paper", authors=("Zoë Müller", "Ann Lee"),
                                          tags=("optimization",), body="Zygomorphic descent converges."))
@@ -153,7 +165,7 @@ def test_files_and_formats(content):
     assert ["s" in d for d in docs] == [False, True, True]  # left out where the title gives it
     second = docs[2]
     assert second["a"] == ["Zoë Müller", "Ann Lee"]
-    assert second["u"] == ["zoe-muller", ""]  # the authors' pages; "" = the ASCII name's words joined
+    assert "u" not in second  # the authors' pages: the page derives both from the names (name_slug)
     assert not {"v", "y", "g", "i"} & set(second)
     facets = json.loads(files["search/facets.json"])
     venue_of = [v for v, count in zip(meta["venues"], facets["n"], strict=True) for _ in range(count)]

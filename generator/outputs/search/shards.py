@@ -40,7 +40,7 @@ the few of them its words need (``static/js/search-engine.js``):
     papers by ref (``display_record``); the page fetches the chunks
     of the results on screen only. ``s`` (the paper's page) is left out when the title
     gives it (``title_slug``). ``u`` (the authors' pages) is left out, or "" for one
-    author, when an ASCII name's page is its words joined by hyphens (``ascii_slug``).
+    author, when a name's page is what the page derives from it (``name_slug``).
 
 Snippets are cut from the abstract on the paper's own page, fetched for the results on
 screen: the abstracts are not stored twice.
@@ -51,6 +51,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from array import array
 from typing import Iterable
 
@@ -99,9 +100,20 @@ def typo_keys(word: str) -> list[str]:
     return [k for i, k in enumerate(found) if k.rstrip(TAIL + SKIP) and k not in found[:i]]
 
 
-def ascii_slug(name: str) -> str:
-    """The slug of an ASCII name as the page derives it (search-engine.js ``asciiSlug``)."""
-    return "-".join(re.findall(r"[a-z0-9]+", name.lower()))
+# The letters NFKD leaves non-ASCII, as slugs.py folds them (search-engine.js ``LATIN_FOLD``).
+LATIN_FOLD = {"ß": "ss", "æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ł": "l", "Ł": "l",
+              "œ": "oe", "Œ": "oe", "þ": "th", "ð": "d", "ı": "i"}
+_LATIN_FOLD = str.maketrans(LATIN_FOLD)
+
+
+def name_slug(name: str) -> str | None:
+    """The slug of a name in Latin letters as the page derives it (search-engine.js
+    ``nameSlug``): the letters folded to ASCII, then ``title_slug``. None for a name with
+    characters past Latin Extended-B, whose folding the page is not trusted to repeat."""
+    if any(ord(c) > 0x24F for c in name):
+        return None
+    folded = unicodedata.normalize("NFKD", name.translate(_LATIN_FOLD)).encode("ascii", "ignore").decode("ascii")
+    return title_slug(folded)
 
 
 def title_slug(title: str) -> str:
@@ -121,8 +133,8 @@ def display_record(view: PaperView) -> dict[str, object]:
     text only, so the page sets it with textContent. ``s`` (the paper's page) is left out
     when the page derives it from the title (``title_slug``)."""
     # Each author's page, for the result to link the names; "" where the page derives it
-    # (an ASCII name's page is its words joined by hyphens), left out when all are "".
-    pages = ["" if a.name.isascii() and a.slug == ascii_slug(a.name) else a.slug for a in view.authors]
+    # from the name (name_slug), left out when all are "".
+    pages = ["" if a.slug == name_slug(a.name) else a.slug for a in view.authors]
     record: dict[str, object] = {"t": view.title_plain, "a": [a.name for a in view.authors]}
     if not (view.title_plain.isascii() and title_slug(view.title_plain) == view.slug):
         record["s"] = view.slug
@@ -276,7 +288,8 @@ def build_search(site: SiteData) -> dict[str, str]:
         "fields": FIELDS,
         "dict": dict_starts,
         "docChunk": DOC_CHUNK,
-        "slugMax": MAX_LENGTH,  # records leave out a slug the page derives (title_slug)
+        "slugMax": MAX_LENGTH,  # records leave out a slug the page derives (title_slug, name_slug)
+        "latinFold": LATIN_FOLD,
         # "full": the proceedings title in each result's COinS (static/js/search.js)
         "venues": [{"id": v.ref.id, "name": v.ref.name, "full": v.ref.full_name, "year": v.ref.year}
                    for v in site.venues],
