@@ -307,9 +307,14 @@ class FastPath:
     def build_done(self, seq: int, report: BuildReport | None, derived: Derived | None) -> None:
         """A rebuild that began after batch ``seq`` succeeded: keep its data, reload if needed."""
         reload = False
-        snapshot = Snapshot.of(derived, seq) if derived is not None else None  # (0.2 s at 10,000 papers)
+        snapshot = None
+        if derived is not None:
+            try:
+                snapshot = Snapshot.of(derived, seq)  # (0.2 s at 10,000 papers)
+            except Exception:  # noqa: BLE001 - no fast path until a rebuild makes one
+                pass
         with self.lock:
-            if snapshot is not None:
+            if derived is not None:
                 self.snapshot = snapshot
                 self.edits = {slug: edit for slug, edit in self.edits.items() if edit[0] > seq}
             changed = report is not None and not report.up_to_date and report.files_changed > 0
