@@ -84,11 +84,34 @@ def run_axe(page) -> list[dict]:
     return result
 
 
+THEMES = ("light", "dark")
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 320, "height": 640}
+
+
+def page_background(page) -> str:
+    return page.evaluate("getComputedStyle(document.body).backgroundColor")
+
+
+def check_both_themes(page, check) -> None:
+    """``check(theme)`` on the open page in the light theme, then in the dark one. Without a
+    saved choice the page follows prefers-color-scheme as it changes (site.css, site.js), so
+    the theme is switched by emulating the system's, with no reload: one page load and one
+    axe injection serve both themes. The page must look different in each."""
+    backgrounds = []
+    for theme in THEMES:
+        page.emulate_media(color_scheme=theme)
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (theme == "dark")
+        backgrounds.append(page_background(page))
+        check(theme)
+    assert backgrounds[0] != backgrounds[1], f"the dark theme did not apply: {backgrounds}"
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("name", NAMES)
-def test_no_axe_violations(browser, server, site_dir, urls, name, theme):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=theme)
+def test_no_axe_violations(browser, server, site_dir, urls, name):
+    """Each page type, in both themes (``check_both_themes``), at desktop width and on a phone."""
+    context = browser.new_context(viewport=DESKTOP, color_scheme="light")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -111,14 +134,19 @@ def test_no_axe_violations(browser, server, site_dir, urls, name, theme):
         if name == "paper-long-authors":
             for details in page.locator("details.more-authors").all():
                 details.evaluate("d => d.open = true")
-        violations = run_axe(page)
-        assert violations == [], json.dumps(violations, indent=1)
-        # The same page on a phone (elements shown only there have colours of their own too).
-        page.set_viewport_size({"width": 320, "height": 640})
-        violations = run_axe(page)
-        assert violations == [], "phone width: " + json.dumps(violations, indent=1)
-        # Responsive: nothing wider than a 320 px phone (no sideways scrolling).
-        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+
+        def check(theme: str) -> None:
+            page.set_viewport_size(DESKTOP)
+            violations = run_axe(page)
+            assert violations == [], f"{theme}: " + json.dumps(violations, indent=1)
+            # The same page on a phone (elements shown only there have colours of their own too).
+            page.set_viewport_size(PHONE)
+            violations = run_axe(page)
+            assert violations == [], f"{theme}, phone width: " + json.dumps(violations, indent=1)
+            # Responsive: nothing wider than a 320 px phone (no sideways scrolling).
+            assert page.evaluate("document.documentElement.scrollWidth") <= 320
+
+        check_both_themes(page, check)
     finally:
         context.close()
     assert not errors, errors

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import bibtexparser
 import pytest
 
-from .test_accessibility import run_axe
+from .test_accessibility import DESKTOP, check_both_themes, run_axe
 
 KEY = "papershelf-reading-list:/"
 
@@ -378,27 +378,36 @@ def test_notes_of_a_malformed_type_are_dropped_not_fatal(page, server, papers):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_own_list_with_notes_has_no_axe_violations_and_ordered_headings(browser, server, papers, theme):
-    """test_accessibility checks the shared view; this is the reader's own list, a note open."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=theme)
+def test_own_list_with_notes_has_no_axe_violations_and_ordered_headings(browser, server, papers):
+    """test_accessibility checks the shared view; this is the reader's own list, a note open,
+    in both themes (``check_both_themes``: one page load serves both)."""
+    context = browser.new_context(viewport=DESKTOP, color_scheme="light")
     page = context.new_page()
     a, b = papers[:2]
     set_list(page, server, [{"s": a.slug, "t": "", "n": "a note"}, {"s": b.slug, "t": ""}])
     page.goto(server.url("/reading-list/"))
     page.locator("#rl-items > li").nth(1).wait_for()
-    note_box(page, b.slug).locator(".rl-note-add").focus()  # its focus ring is checked too
     assert_heading_order(heading_levels(page))
     assert heading_levels(page) == [1, 2, 3, 3]
-    assert run_axe(page) == []
-    page.set_viewport_size({"width": 320, "height": 740})
-    assert run_axe(page) == []
-    assert page.evaluate("document.documentElement.scrollWidth") <= 320
-    # The empty list: its own heading, no list heading.
+
+    def check(theme: str) -> None:
+        page.set_viewport_size(DESKTOP)
+        note_box(page, b.slug).locator(".rl-note-add").focus()  # its focus ring is checked too
+        assert run_axe(page) == [], theme
+        page.set_viewport_size({"width": 320, "height": 740})
+        assert run_axe(page) == [], theme
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+
+    check_both_themes(page, check)
+    # The empty list (on the phone): its own heading, no list heading.
     page.locator("#rl-clear").click()
     page.locator("#rl-empty").wait_for()
     assert heading_levels(page) == [1, 2]
-    assert run_axe(page) == []
+
+    def check_empty(theme: str) -> None:
+        assert run_axe(page) == [], theme
+
+    check_both_themes(page, check_empty)
     context.close()
 
 
