@@ -18,13 +18,18 @@ author's name when the edit changes which spelling of it the catalog uses most. 
 BibTeX key is computed exactly: it depends only on papers whose key starts with the same
 author part (``_key_group``), and those are given to ``CitationIndex``.
 
-Anything else takes the normal path: adds, deletes, renames, other files, papers that do
-not validate (the rebuild reports the errors), and every change while a normal-path
-change is not yet built. Reloads: one per change. After a fast page, the rebuild reloads
+Anything else takes the normal path: adds, deletes, renames, other files, and every
+change while a normal-path change is not yet built. A paper saved so that it does not
+validate (or seen half-written) writes nothing: the rebuild reports the errors, and no
+fast page is written while any paper is in that state; the save that makes it valid again
+is a fast edit. Reloads: one per change. After a fast page, the rebuild reloads
 the browser again only if it wrote other bytes for that page than the fast path did (the
 page was a change behind); a normal-path change reloads when its rebuild changed files.
-A failed rebuild puts back the pages the fast path wrote since the last good build, so a
-broken catalog leaves exactly the last good site. A paper edited while a rebuild runs is
+A rebuild that fails after a later save broke the catalog (a paper that does not
+validate, a normal-path change) keeps the fast pages: each shows its paper's last valid
+save, which the site showed before the break. A rebuild that fails with nothing to
+explain it (the fast path let through what the loader refuses) puts back the pages the
+fast path wrote since the last good build: the site is exactly the last good one. A paper edited while a rebuild runs is
 on the fast path too (nothing waits for the rebuild); if that rebuild read the paper before
 the edit, its page is put on again once the rebuild has swapped in its site.
 """
@@ -56,6 +61,9 @@ from ..outputs.citations.keys import key_author
 from ..outputs.pages import plan_pages
 from ..outputs.render import make_environment, render_page
 from ..pipeline import Derived
+
+
+FAST, INVALID, SLOW = "fast", "invalid", "slow"  # what became of a batch of changes
 
 
 @dataclass(frozen=True)
@@ -120,8 +128,9 @@ class FastPath:
         self.snapshot: Snapshot | None = None
         self.seq = 0  # batches of changes seen
         self.slow_seq = 0  # the last batch that took the normal path
-        self.reloaded_seq = 0  # the last batch a rebuild has reloaded the browsers for
+        self.unshown: list[int] = []  # normal-path batches no rebuild has shown yet
         self.edits: dict[str, tuple[int, PaperView]] = {}  # slug -> (batch, view) since the snapshot
+        self.invalid: dict[str, int] = {}  # slug -> batch: paper files saved that do not validate
         self.written: dict[str, tuple[int, bytes | None, bytes]] = {}  # path -> (batch, bytes before, bytes written)
 
     # -- the watcher's side ------------------------------------------------------------
@@ -131,46 +140,53 @@ class FastPath:
         with self.lock:
             self.seq += 1
             seq = self.seq
-        done = False
         try:
-            done = self._apply(paths, seq)
+            outcome = self._apply(paths, seq)
         except Exception:  # noqa: BLE001 - anything unexpected: the rebuild does it all
-            done = False
-        if not done:
+            outcome = SLOW
+        if outcome == SLOW:
             with self.lock:
                 self.slow_seq = seq
-        return done
+                self.unshown.append(seq)
+        return outcome == FAST
 
-    def _apply(self, paths: list[str], seq: int) -> bool:
+    def _apply(self, paths: list[str], seq: int) -> str:
+        """FAST (pages written), INVALID (papers that do not validate: the rebuild reports
+        them; the catalog is otherwise still the snapshot's with the edits) or SLOW."""
         started = time.perf_counter()
         with self.lock:
             snap = self.snapshot
             edits = {slug: view for slug, (_, view) in self.edits.items()}
             if snap is None or self.slow_seq > snap.seq:
-                return False  # a normal-path change is not built yet: the snapshot is behind
+                return SLOW  # a normal-path change is not built yet: the snapshot is behind
         slugs = self._edited_slugs(paths, snap)
         if not slugs:
-            return False
-        papers = [self._read(slug, snap) for slug in slugs]
-        if any(p is None for p in papers):
-            return False
-        views = {p.slug: self._view(p, snap, edits) for p in papers}  # type: ignore[union-attr]
+            return SLOW
+        papers = [paper for slug in slugs if (paper := self._read(slug, snap)) is not None]
+        views = {p.slug: self._view(p, snap, edits) for p in papers}
         current = {**edits, **views}
-        if self._duplicates(views, current, snap):
-            return False
+        bad = set(slugs) - set(views) | self._duplicates(views, current, snap)
+        with self.lock:
+            # A paper saved half-written (an editor writing in place, seen mid-write) or in
+            # error is "invalid" until a later save of it validates: edits of other papers,
+            # and the next save of this one, need not wait for a rebuild.
+            for slug in slugs:
+                if slug in bad:
+                    self.invalid[slug] = seq
+                else:
+                    self.invalid.pop(slug, None)
+                    self.edits[slug] = (seq, views[slug])
+            if self.invalid:
+                return INVALID  # a rebuild would fail: no page that it would not write
         pages = self._render(views, current, snap)
         if pages is None:
-            return False
-        wrote = self._write(pages, seq)
-        with self.lock:
-            for slug, view in views.items():
-                self.edits[slug] = (seq, view)
-        if wrote:
+            return SLOW
+        if self._write(pages, seq):
             self.reload()
         if not self.quiet:
             names = ", ".join(f"/{paper_page(slug)}" for slug in slugs)
             click.echo(f"Updated {names} in {time.perf_counter() - started:.3f}s; rebuilding the rest")
-        return True
+        return FAST
 
     def _edited_slugs(self, paths: list[str], snap: Snapshot) -> list[str] | None:
         """The slugs of the batch when it holds only edits of existing paper files, else None."""
@@ -218,22 +234,23 @@ class FastPath:
         return replace(view, authors=authors, authors_head=head, authors_tail=tail,
                        title_rank=before.title_rank, venue_rank=before.venue_rank)
 
-    def _duplicates(self, views: dict[str, PaperView], current: dict[str, PaperView], snap: Snapshot) -> bool:
-        """True if an edited paper now has the title (in its venue) or abstract of another:
-        the loader refuses that, so the full build reports it."""
+    def _duplicates(self, views: dict[str, PaperView], current: dict[str, PaperView], snap: Snapshot) -> set[str]:
+        """The edited papers that now have the title (in their venue) or abstract of another:
+        the loader refuses them, so the full build reports it."""
         def owners(index: dict, key, of) -> set[str]:
             found = {index[key]} if key in index and index[key] not in current else set()
             return found | {slug for slug, view in current.items() if of(view.paper) == key}
 
+        found = set()
         for slug, view in views.items():
             paper = view.paper
             title = (paper.venue, title_key(paper.title))
             if owners(snap.titles, title, lambda p: (p.venue, title_key(p.title))) - {slug}:
-                return True
+                found.add(slug)
             abstract = abstract_key(paper.abstract)
             if abstract and owners(snap.abstracts, abstract, lambda p: abstract_key(p.abstract)) - {slug}:
-                return True
-        return False
+                found.add(slug)
+        return found
 
     def _render(self, views: dict[str, PaperView], current: dict[str, PaperView],
                 snap: Snapshot) -> list[tuple[str, bytes]] | None:
@@ -317,10 +334,12 @@ class FastPath:
             if derived is not None:
                 self.snapshot = snapshot
                 self.edits = {slug: edit for slug, edit in self.edits.items() if edit[0] > seq}
+            # The rebuild read every paper valid: a paper invalid before it began was fixed since.
+            self.invalid = {slug: batch for slug, batch in self.invalid.items() if batch > seq}
             changed = report is not None and not report.up_to_date and report.files_changed > 0
-            if self.slow_seq > self.reloaded_seq and self.slow_seq <= seq:
+            if any(batch <= seq for batch in self.unshown):  # the rebuild shows a normal-path change
                 reload = changed
-                self.reloaded_seq = self.slow_seq
+                self.unshown = [batch for batch in self.unshown if batch > seq]
             for rel, (batch, before, data) in list(self.written.items()):
                 try:
                     now: bytes | None = (self.output / rel).read_bytes()
@@ -342,8 +361,11 @@ class FastPath:
             self.reload()
 
     def build_failed(self) -> None:
-        """A rebuild failed: put back the pages of the last good site the fast path replaced."""
+        """A rebuild failed: unless a broken save explains it, put back the pages of the last
+        good site that the fast path replaced."""
         with self.lock:
+            if self.invalid or self.unshown:
+                return
             written, self.written = self.written, {}
         for rel, (_batch, before, _data) in written.items():
             target = self.output / rel
