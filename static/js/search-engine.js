@@ -341,11 +341,13 @@
   Engine.prototype.strongest = function (terms) {
     var info = this.info, unique = Array.from(new Set(terms));
     unique.sort(function (a, b) { return (info.get(b)[0] - info.get(a)[0]) || byCodeUnits(a, b); });
-    // The most frequent, while their postings add up to at most maxPostings (the first always).
-    var kept = [], postings = 0, max = this.settings.maxPostings;
-    for (var i = 0; i < unique.length && kept.length < this.settings.maxExpansions; i++) {
+    // The most frequent, while their postings add up to at most maxPostings and lie in at most
+    // maxFiles files (the first always).
+    var s = this.settings, kept = [], postings = 0, files = new Set();
+    for (var i = 0; i < unique.length && kept.length < s.maxExpansions; i++) {
       postings += info.get(unique[i])[0];
-      if (kept.length && postings > max) break;
+      files.add(info.get(unique[i])[1]);
+      if (kept.length && (postings > s.maxPostings || files.size > s.maxFiles)) break;
       kept.push(unique[i]);
     }
     return kept;

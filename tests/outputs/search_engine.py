@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from generator.outputs.search.index import (
-    MAX_EXPANDED_POSTINGS, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, W_EXACT, W_FUZZY,
-    W_PREFIX, typo_words, utf16_key,
+    MAX_EXPANDED_POSTINGS, MAX_EXPANSION_FILES, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX,
+    W_EXACT, W_FUZZY, W_PREFIX, typo_words, utf16_key,
 )
 from generator.outputs.search.shards import bucket, title_slug, typo_keys
 from generator.outputs.search.stemmer import stem
@@ -174,9 +174,11 @@ class SearchEngine:
         ranked = sorted(set(terms), key=lambda t: (-self.df(t), utf16_key(t)))
         kept: list[str] = []
         postings = 0
+        files: set[int] = set()
         for term in ranked[:MAX_EXPANSIONS]:
             postings += self.df(term)
-            if kept and postings > MAX_EXPANDED_POSTINGS:
+            files.add(self.info[term][1])
+            if kept and (postings > MAX_EXPANDED_POSTINGS or len(files) > MAX_EXPANSION_FILES):
                 break
             kept.append(term)
         return kept

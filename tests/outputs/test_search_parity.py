@@ -288,6 +288,19 @@ def test_a_short_prefix_stands_for_its_most_frequent_completions_within_a_postin
     assert len(engine.search("co").slugs) == 10
     compare(root, engine, [{"q": q} for q in ["co", "cop", "cor", "cott", "coppr", "cobalt copper"]])
 
+    # Each term in a file of its own, at most two files a word: the two most frequent.
+    monkeypatch.setattr(shards, "MAX_EXPANDED_POSTINGS", 1000)
+    monkeypatch.setattr(search_engine, "MAX_EXPANDED_POSTINGS", 1000)
+    monkeypatch.setattr(shards, "OWN_BYTES", 1)
+    monkeypatch.setattr(shards, "MAX_EXPANSION_FILES", 2)
+    monkeypatch.setattr(search_engine, "MAX_EXPANSION_FILES", 2)
+    files = build_search(derive(load_catalog(content.root)))
+    assert json.loads(files["search/meta.json"])["query"]["maxFiles"] == 2
+    root = write_files(files, tmp_path / "site-2")
+    engine = SearchEngine(files)
+    assert sorted(engine.search("co").terms) == ["cobalt", "copper"]
+    compare(root, engine, [{"q": q} for q in ["co", "cop", "cor", "cott", "coppr", "cobalt copper"]])
+
 
 def test_every_part_loads_in_lunr_js(odd_site, seed_site):
     # search_runner.js loads every part with lunr.Index.load (it throws on words out of order)

@@ -63,8 +63,9 @@ def typo_words(words: int) -> int:
     return max(0, (TYPO_BUDGET - words) // 3)
 MAX_EXPANSIONS = 16  # per word and route, the most frequent terms are kept (each costs its postings)
 # ... while their postings (by document frequency, the first term always) add up to at most this
-# many: "co" stands for a few of its common completions, not 16 lists of thousands (~55 kB gzip).
+# many (~55 kB gzip) ...: "co" stands for a few of its common completions, not 16 lists of thousands.
 MAX_EXPANDED_POSTINGS = 20_000
+MAX_EXPANSION_FILES = 3  # ... and lie in at most this many postings files
 W_EXACT = 1.0
 W_PREFIX = 0.6
 W_FUZZY = 0.25

@@ -58,16 +58,16 @@ from typing import Iterable
 from ...content.slugs import MAX_LENGTH
 from ...derive.views import PaperView, SiteData
 from .index import (
-    FORMAT_VERSION, MAX_EXPANDED_POSTINGS, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX, PARTS,
-    TYPO_BUDGET, W_EXACT, W_FUZZY, W_PREFIX, PartWeights, search_fields, utf16_key,
+    FORMAT_VERSION, MAX_EXPANDED_POSTINGS, MAX_EXPANSION_FILES, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY,
+    MIN_PREFIX, PARTS, TYPO_BUDGET, W_EXACT, W_FUZZY, W_PREFIX, PartWeights, search_fields, utf16_key,
 )
 from .tokens import CHAR_MAP, MAX_TOKEN, tokenize
 
 FIELDS = [name for _, fields in PARTS for name, _ in fields]  # the field numbers of the postings
-DOC_CHUNK = 40  # papers per file under search/docs/
-DICT_BYTES = 16_000  # about 4 kB gzip per dictionary file
-TERM_BYTES = 40_000  # about 13 kB gzip per postings file of rarer terms
-OWN_BYTES = 40_000  # a term with longer postings is a file of its own
+DOC_CHUNK = 50  # papers per file under search/docs/ (~4.7 kB gzip)
+DICT_BYTES = 20_000  # about 5 kB gzip per dictionary file
+TERM_BYTES = 60_000  # about 20 kB gzip per postings file of rarer terms
+OWN_BYTES = 16_000  # a term with longer postings (~5 kB gzip) is a file of its own
 
 
 def bucket(word: str) -> str:
@@ -298,7 +298,7 @@ def build_search(site: SiteData) -> dict[str, str]:
         "query": {
             "maxChars": MAX_QUERY_CHARS, "maxUnits": MAX_UNITS, "minPrefix": MIN_PREFIX,
             "minFuzzy": MIN_FUZZY, "typoBudget": TYPO_BUDGET, "maxExpansions": MAX_EXPANSIONS,
-            "maxPostings": MAX_EXPANDED_POSTINGS,
+            "maxPostings": MAX_EXPANDED_POSTINGS, "maxFiles": MAX_EXPANSION_FILES,
             "weights": {"exact": W_EXACT, "prefix": W_PREFIX, "fuzzy": W_FUZZY},
         },
     }
