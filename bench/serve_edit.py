@@ -17,6 +17,10 @@ paper each time, written in place as an editor saves) and timed:
 * **reloads**: reload messages per edit, counted until the rebuild is done plus ``GRACE_S``
   (one is the goal: a second one means the rebuild changed the page the fast path wrote).
 
+With ``--settled K`` only the first K edits wait for their rebuild; the others are made
+``--interval`` seconds apart while rebuilds run (a curator editing on: the fast path must
+not wait for the rebuild), and only their save → page is timed.
+
 Also the fast path's own time (the server prints "Updated ... in <s>s") and the server's
 peak RSS (``VmHWM`` of its process; forked build workers not counted). Medians are shown.
 """
@@ -143,8 +147,11 @@ def retitle(path: Path, count: int) -> str:
     return f"Edited {count} "
 
 
-def measure(catalog: Path, edits: int, log: Path | None = None) -> dict:
-    """Start ``build --serve`` on a copy of ``catalog`` and time ``edits`` title edits."""
+def measure(catalog: Path, edits: int, log: Path | None = None, settled: int | None = None,
+            interval: float = 5.0) -> dict:
+    """Start ``build --serve`` on a copy of ``catalog`` and time ``edits`` title edits (the
+    first ``settled``, all by default, each waiting for its rebuild)."""
+    settled = edits if settled is None else settled
     work = Path(tempfile.mkdtemp(prefix="papershelf-serve-bench-"))
     try:
         content = work / "content"
@@ -179,17 +186,21 @@ def measure(catalog: Path, edits: int, log: Path | None = None) -> dict:
                         raise TimeoutError(f"{url} never showed {marker!r}")
                     time.sleep(POLL_S)
                 t_page = time.perf_counter() - t0
-                _, t_built, _ = lines.wait(r"^Built ", mark, 1800)
-                time.sleep(GRACE_S)
+                waits = i < settled
+                if waits:
+                    _, t_built, _ = lines.wait(r"^Built ", mark, 1800)
+                    time.sleep(GRACE_S)
+                else:
+                    time.sleep(max(0.0, interval - (time.perf_counter() - t0)))
                 fast = [float(m.group(1)) for _, line in lines.lines[mark:]
                         if (m := re.search(r"^Updated .* in ([0-9.]+)s", line))]
                 times = reloads.reloads[sent:]
                 samples.append({"page_s": t_page, "reload_s": times[0] - t0 if times else None,
-                                "rebuilt_s": t_built - t0, "reloads": len(times),
-                                "fast_path_s": fast[0] if fast else None})
-                print(f"  edit {i + 1}: page {t_page * 1000:.0f} ms, rebuilt {t_built - t0:.1f} s, "
-                      f"reloads {len(times)}" + (f", fast path {fast[0] * 1000:.0f} ms" if fast else ", no fast path"),
-                      flush=True)
+                                "rebuilt_s": t_built - t0 if waits else None, "reloads": len(times) if waits else None,
+                                "fast_path_s": fast[0] if fast else None, "settled": waits})
+                print(f"  edit {i + 1}: page {t_page * 1000:.0f} ms, "
+                      + (f"rebuilt {t_built - t0:.1f} s, reloads {len(times)}" if waits else "during a rebuild")
+                      + (f", fast path {fast[0] * 1000:.0f} ms" if fast else ", no fast path"), flush=True)
             rss = peak_rss_mb(proc.pid)
         finally:
             proc.terminate()
@@ -202,23 +213,27 @@ def measure(catalog: Path, edits: int, log: Path | None = None) -> dict:
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    def median(key: str) -> float | None:
-        values = [s[key] for s in samples if s[key] is not None]
+    def median(key: str, only: bool | None = None) -> float | None:
+        values = [s[key] for s in samples if s[key] is not None and only in (None, s["settled"])]
         return statistics.median(values) if values else None
 
-    return {"papers": len(papers), "edits": edits, "first_build_s": first_build,
-            "median_page_s": median("page_s"), "median_reload_s": median("reload_s"),
+    return {"papers": len(papers), "edits": edits, "settled": settled, "first_build_s": first_build,
+            "median_page_s": median("page_s"), "median_page_settled_s": median("page_s", True),
+            "median_page_during_rebuild_s": median("page_s", False), "median_reload_s": median("reload_s"),
             "median_rebuilt_s": median("rebuilt_s"), "median_fast_path_s": median("fast_path_s"),
             "max_page_s": max(s["page_s"] for s in samples),
-            "reloads": [s["reloads"] for s in samples], "peak_rss_mb": rss, "samples": samples}
+            "reloads": [s["reloads"] for s in samples if s["settled"]], "peak_rss_mb": rss, "samples": samples}
 
 
 def summary(result: dict) -> str:
     def ms(value: float | None) -> str:
         return "-" if value is None else f"{value * 1000:.0f} ms"
 
+    during = (f"; {result['edits'] - result['settled']} made during rebuilds: {ms(result['median_page_during_rebuild_s'])}"
+              if result["settled"] < result["edits"] else "")
     return (f"{result['papers']} papers, {result['edits']} edits: save -> page median {ms(result['median_page_s'])} "
-            f"(max {ms(result['max_page_s'])}; fast path {ms(result['median_fast_path_s'])}), "
+            f"(max {ms(result['max_page_s'])}; fast path {ms(result['median_fast_path_s'])}; "
+            f"{result['settled']} settled edits: {ms(result['median_page_settled_s'])}{during}), "
             f"save -> reload {ms(result['median_reload_s'])}, save -> rebuilt {result['median_rebuilt_s']:.1f} s, "
             f"reloads per edit {result['reloads']}, server peak RSS {result['peak_rss_mb']:.0f} MiB")
 
@@ -230,13 +245,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--catalog", type=Path, help="a content folder to use instead of a synthetic one")
     parser.add_argument("--log", type=Path, help="write the server's output here")
+    parser.add_argument("--settled", type=int, help="edits that wait for their rebuild (default: all)")
+    parser.add_argument("--interval", type=float, default=5.0, help="seconds between the other edits")
     args = parser.parse_args(argv)
     if args.catalog is None:
         sys.path.insert(0, str(BENCH))
         from run import cached_catalog
 
         args.catalog = cached_catalog(args.papers, args.seed)
-    result = measure(args.catalog, args.edits, args.log)
+    result = measure(args.catalog, args.edits, args.log, args.settled, args.interval)
     print(summary(result))
     return 0
 
