@@ -119,6 +119,14 @@ def bibtex_balanced(value: str) -> bool:
     return depth == 0
 
 
+def record_slug(record: dict) -> str:
+    """The paper of a search record (search/docs/<n>.json): its "s", else the slug the page
+    derives from its title (a record leaves "s" out when the two are the same)."""
+    from generator.outputs.search.shards import title_slug
+
+    return record["s"] if "s" in record else title_slug(record["t"])
+
+
 class ContentDir:
     """A throwaway content folder: ``add_paper`` and friends write files into it."""
 

@@ -22,7 +22,7 @@ import pytest
 
 from generator.options import LUNR_JS
 
-from .conftest import REPO
+from .conftest import REPO, record_slug
 from .test_cli import fetch, free_port, wait_for
 
 PACKAGES = sorted(str(p.parent.relative_to(REPO)) for p in (REPO / "generator").rglob("__init__.py"))
@@ -173,7 +173,8 @@ def test_a_fresh_virtualenv_starts_builds_and_serves_a_catalog(tmp_path, wheel):
     assert "Built " in run("build", cwd=catalog)
     site = catalog / "site"
     assert all((site / "papers" / slug / "index.html").is_file() for slug in papers)
-    documents = [r["s"] for p in (site / "search" / "docs").glob("*.json") for r in json.loads(p.read_text(encoding="utf-8"))]
+    documents = [record_slug(r) for p in (site / "search" / "docs").glob("*.json")
+                 for r in json.loads(p.read_text(encoding="utf-8"))]
     assert sorted(documents) == papers  # every paper is in the search index
     assert (site / "index.html").is_file() and (site / "papers" / STARTER_PAPER / "index.html").is_file()
     assert (site / "search" / "meta.json").is_file() and list((site / "search").glob("terms/*.json"))

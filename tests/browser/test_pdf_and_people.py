@@ -18,7 +18,7 @@ import pytest
 from generator.build import BuildOptions, build
 from generator.derive import urls
 
-from ..conftest import ContentDir, paper_md
+from ..conftest import ContentDir, paper_md, record_slug
 from .conftest import StaticServer
 from .test_accessibility import DESKTOP, check_both_themes, goto_and_settle, run_axe
 
@@ -223,7 +223,7 @@ def test_paper_item_js_gives_the_items_it_makes_the_same_first_action(page, serv
     list pages' items do; an item known only by its slug has neither."""
     page.goto(server.url(where))
     page.wait_for_function("() => window.PapershelfItem")
-    records = {r["s"]: r for path in sorted((site_dir / "search" / "docs").glob("*.json"))
+    records = {record_slug(r): r for path in sorted((site_dir / "search" / "docs").glob("*.json"))
                for r in json.loads(path.read_text(encoding="utf-8"))}
     for paper in (with_pdf(views), without_pdf(views)):
         data = {"slug": paper.slug, "title": paper.title_plain, "authors": [],
