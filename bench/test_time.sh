@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The test suite's cost, run the way `make test` runs it (two xdist workers): wall time and
 # CPU seconds (user+sys of pytest, its workers and every process they waited for), and the
-# tests and files that cost the most CPU (bench/cpu_durations.py).
+# tests and files that cost the most CPU (bench/cpu_durations.py). Chromium is mostly not in
+# the "CPU" line (its processes are not waited for): the plugin's per-worker lines give it
+# ("CPU s of the processes still running at the end"); add the two for the suite's CPU.
 #
 #   bench/test_time.sh                  # the whole suite
 #   bench/test_time.sh -m "not browser"   # extra pytest arguments
