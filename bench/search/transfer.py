@@ -58,6 +58,9 @@ QUERIES = {
     "typo": "reinforcment",
     "typo 2": "watremark",
     "no match": "zzqxj",
+    "five words": "graph neural networks for node classification",
+    "full name": "dmitri flores",
+    "typo and prefix": "difusion mod",
 }
 
 PAGEFIND_PAGE = """<!doctype html>
