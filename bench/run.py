@@ -822,7 +822,7 @@ def render_serve_edit(results: dict) -> list[str]:
         lines.append(f"| {e['papers']:,} | {e['edits']} ({e.get('settled', e['edits'])}) "
                      f"| {ms(e['median_page_s'])} ({ms(e['max_page_s'])}) "
                      f"| {ms(e.get('median_page_settled_s'))} / {ms(e.get('median_page_during_rebuild_s'))} "
-                     f"| {ms(e['median_fast_path_s'])} | {ms(e['median_reload_s'])} | {e['median_rebuilt_s']:.1f} s "
+                     f"| {ms(e['median_fast_path_s'])} ({ms(e.get('median_fast_path_cpu_s'))} CPU) | {ms(e['median_reload_s'])} | {e['median_rebuilt_s']:.1f} s "
                      f"| {' '.join(map(str, e['reloads']))} | {_fmt(e['peak_rss_mb'], ' MiB', 0)} "
                      f"| {e['first_build_s']:.0f} s | {e.get('date', '')} |")
     return lines

@@ -21,7 +21,8 @@ With ``--settled K`` only the first K edits wait for their rebuild; the others a
 ``--interval`` seconds apart while rebuilds run (a curator editing on: the fast path must
 not wait for the rebuild), and only their save → page is timed.
 
-Also the fast path's own time (the server prints "Updated ... in <s>s") and the server's
+Also the fast path's own time, wall and CPU (the server prints "Updated ... in <s>s (<s>s
+CPU)"), and the server's
 peak RSS (``VmHWM`` of its process; forked build workers not counted). Medians are shown.
 """
 
@@ -192,12 +193,15 @@ def measure(catalog: Path, edits: int, log: Path | None = None, settled: int | N
                     time.sleep(GRACE_S)
                 else:
                     time.sleep(max(0.0, interval - (time.perf_counter() - t0)))
-                fast = [float(m.group(1)) for _, line in lines.lines[mark:]
-                        if (m := re.search(r"^Updated .* in ([0-9.]+)s", line))]
+                found = [m for _, line in lines.lines[mark:]
+                         if (m := re.search(r"^Updated .* in ([0-9.]+)s(?: \(([0-9.]+)s CPU\))?", line))]
+                fast = [float(m.group(1)) for m in found]
+                fast_cpu = [float(m.group(2)) for m in found if m.group(2)]
                 times = reloads.reloads[sent:]
                 samples.append({"page_s": t_page, "reload_s": times[0] - t0 if times else None,
                                 "rebuilt_s": t_built - t0 if waits else None, "reloads": len(times) if waits else None,
-                                "fast_path_s": fast[0] if fast else None, "settled": waits})
+                                "fast_path_s": fast[0] if fast else None,
+                                "fast_path_cpu_s": fast_cpu[0] if fast_cpu else None, "settled": waits})
                 print(f"  edit {i + 1}: page {t_page * 1000:.0f} ms, "
                       + (f"rebuilt {t_built - t0:.1f} s, reloads {len(times)}" if waits else "during a rebuild")
                       + (f", fast path {fast[0] * 1000:.0f} ms" if fast else ", no fast path"), flush=True)
@@ -221,6 +225,7 @@ def measure(catalog: Path, edits: int, log: Path | None = None, settled: int | N
             "median_page_s": median("page_s"), "median_page_settled_s": median("page_s", True),
             "median_page_during_rebuild_s": median("page_s", False), "median_reload_s": median("reload_s"),
             "median_rebuilt_s": median("rebuilt_s"), "median_fast_path_s": median("fast_path_s"),
+            "median_fast_path_cpu_s": median("fast_path_cpu_s"),
             "max_page_s": max(s["page_s"] for s in samples),
             "reloads": [s["reloads"] for s in samples if s["settled"]], "peak_rss_mb": rss, "samples": samples}
 
@@ -232,7 +237,8 @@ def summary(result: dict) -> str:
     during = (f"; {result['edits'] - result['settled']} made during rebuilds: {ms(result['median_page_during_rebuild_s'])}"
               if result["settled"] < result["edits"] else "")
     return (f"{result['papers']} papers, {result['edits']} edits: save -> page median {ms(result['median_page_s'])} "
-            f"(max {ms(result['max_page_s'])}; fast path {ms(result['median_fast_path_s'])}; "
+            f"(max {ms(result['max_page_s'])}; fast path {ms(result['median_fast_path_s'])}, "
+            f"{ms(result.get('median_fast_path_cpu_s'))} CPU; "
             f"{result['settled']} settled edits: {ms(result['median_page_settled_s'])}{during}), "
             f"save -> reload {ms(result['median_reload_s'])}, save -> rebuilt {result['median_rebuilt_s']:.1f} s, "
             f"reloads per edit {result['reloads']}, server peak RSS {result['peak_rss_mb']:.0f} MiB")
