@@ -15,9 +15,10 @@ SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_LENGTH = 80
 RESERVED = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))})
 
-# Letters that NFKD does not decompose into ASCII.
-_TRANSLITERATE = str.maketrans({"ß": "ss", "æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d",
-                                "ł": "l", "Ł": "l", "œ": "oe", "Œ": "oe", "þ": "th", "ð": "d", "ı": "i"})
+# Letters that NFKD does not decompose into ASCII (the search page folds names with them too).
+LATIN_LETTERS = {"ß": "ss", "æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d",
+                 "ł": "l", "Ł": "l", "œ": "oe", "Œ": "oe", "þ": "th", "ð": "d", "ı": "i"}
+_TRANSLITERATE = str.maketrans(LATIN_LETTERS)
 
 
 def is_valid_slug(value: str) -> bool:

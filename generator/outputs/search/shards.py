@@ -55,7 +55,7 @@ import unicodedata
 from array import array
 from typing import Iterable
 
-from ...content.slugs import MAX_LENGTH
+from ...content.slugs import LATIN_LETTERS, MAX_LENGTH
 from ...derive.views import PaperView, SiteData
 from .index import (
     FORMAT_VERSION, MAX_EXPANDED_POSTINGS, MAX_EXPANSION_FILES, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY,
@@ -100,9 +100,8 @@ def typo_keys(word: str) -> list[str]:
     return [k for i, k in enumerate(found) if k.rstrip(TAIL + SKIP) and k not in found[:i]]
 
 
-# The letters NFKD leaves non-ASCII, as slugs.py folds them (search-engine.js ``LATIN_FOLD``).
-LATIN_FOLD = {"ß": "ss", "æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ł": "l", "Ł": "l",
-              "œ": "oe", "Œ": "oe", "þ": "th", "ð": "d", "ı": "i"}
+# The letters NFKD leaves non-ASCII, folded as slugs fold them (meta.json "latinFold" for the page).
+LATIN_FOLD = LATIN_LETTERS
 _LATIN_FOLD = str.maketrans(LATIN_FOLD)
 
 
