@@ -325,16 +325,7 @@ class FastPath:
     def build_done(self, seq: int, report: BuildReport | None, derived: Derived | None) -> None:
         """A rebuild that began after batch ``seq`` succeeded: keep its data, reload if needed."""
         reload = False
-        snapshot = None
-        if derived is not None:
-            try:
-                snapshot = Snapshot.of(derived, seq)  # (0.2 s at 10,000 papers)
-            except Exception:  # noqa: BLE001 - no fast path until a rebuild makes one
-                pass
-        with self.lock:
-            if derived is not None:
-                self.snapshot = snapshot
-                self.edits = {slug: edit for slug, edit in self.edits.items() if edit[0] > seq}
+        with self.lock:  # the pages first: a fast page the rebuild has just swapped out goes back at once
             # The rebuild read every paper valid: a paper invalid before it began was fixed since.
             self.invalid = {slug: batch for slug, batch in self.invalid.items() if batch > seq}
             changed = report is not None and not report.up_to_date and report.files_changed > 0
@@ -360,6 +351,15 @@ class FastPath:
                             pass
         if reload:
             self.reload()
+        if derived is None:
+            return
+        try:
+            snapshot: Snapshot | None = Snapshot.of(derived, seq)  # (0.2 s at 10,000 papers)
+        except Exception:  # noqa: BLE001 - no fast path until a rebuild makes one
+            snapshot = None
+        with self.lock:  # (until now, the fast path used the previous snapshot with its edits)
+            self.snapshot = snapshot
+            self.edits = {slug: edit for slug, edit in self.edits.items() if edit[0] > seq}
 
     def build_failed(self) -> None:
         """A rebuild failed: unless a broken save explains it, put back the pages of the last
