@@ -223,8 +223,9 @@ def build_search(site: SiteData) -> dict[str, str]:
     # and runs of one tag set compress well ("g": 19 -> 12 kB gzip at 10,000 papers).
     venue_index = {v.ref.id: i for i, v in enumerate(site.venues)}
     tag_index = {t.ref.id: i for i, t in enumerate(site.tags)}
-    tag_codes = [sorted(tag_index[t.id] for t in v.tags) for v in site.papers]
-    order = sorted(range(len(site.papers)), key=lambda i: (venue_index[site.papers[i].venue.id], tag_codes[i], i))
+    tag_codes = [[tag_index[t.id] for t in v.tags] for v in site.papers]  # in the paper's order
+    order = sorted(range(len(site.papers)),
+                   key=lambda i: (venue_index[site.papers[i].venue.id], sorted(tag_codes[i]), i))
     views = [site.papers[i] for i in order]
     # One str object per distinct token: 10,000 abstracts hold ~2.5 million tokens.
     shared: dict[str, str] = {}
