@@ -245,7 +245,9 @@ def test_serve_rebuilds_on_change_and_survives_a_bad_edit(content, tmp_path):
     assert "Build failed; still serving the last good site." in text
     assert "papers/a-paper-on-graphs.md:2: invalid YAML" in text
     assert text.count("Edited Title") == 0  # titles are not echoed; builds are
-    assert text.count("Built ") <= 4, text  # first build + burst + fix (no rebuild storm)
+    # No rebuild storm: the first build, then at most one rebuild a save (three quick saves
+    # are usually one batch, but on a loaded machine the watcher may see them one by one).
+    assert text.count("Built ") <= 1 + 3 + 1, text
 
 
 def test_serve_binds_to_loopback_only(content, tmp_path):
