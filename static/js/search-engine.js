@@ -763,7 +763,8 @@
   Service.prototype.describe = function (ref, terms) {
     var engine = this.engine, meta = this.meta, d = engine.records[ref], text = this.texts.get(d.s);
     var dc = engine.docCodes, venue = meta.venues[dc.venue[ref]], tags = [];
-    for (var g = dc.tagStart[ref]; g < dc.tagStart[ref + 1]; g++) tags.push(this.meta.tags[dc.tags[g]].id);
+    if (d.g) d.g.forEach(function (g) { tags.push(meta.tags[g].id); }); // the paper's own order
+    else for (var g = dc.tagStart[ref]; g < dc.tagStart[ref + 1]; g++) tags.push(meta.tags[dc.tags[g]].id);
     return {
       slug: d.s,
       title: d.t,

@@ -14,7 +14,7 @@ the few of them its words need (``static/js/search-engine.js``):
     words (newest first). Refs (small numbers) run through the papers by venue, then by tag
     set: ``n`` is the number of papers of each venue of ``meta.venues`` in that order (the
     first ``n[0]`` refs are the first venue's; the year is the venue's), ``g`` each paper's
-    tags (indexes into ``meta.tags``), by ref.
+    tags (indexes into ``meta.tags``, sorted), by ref.
 ``search/dict/<n>.json``
     the dictionary: every index term and every surface word whose stem differs from it,
     grouped in buckets by their first two characters (``bucket``), buckets in JavaScript
@@ -40,7 +40,8 @@ the few of them its words need (``static/js/search-engine.js``):
     papers by ref (``display_record``); the page fetches the chunks
     of the results on screen only. ``s`` (the paper's page) is left out when the title
     gives it (``title_slug``). ``u`` (the authors' pages) is left out, or "" for one
-    author, when a name's page is what the page derives from it (``name_slug``).
+    author, when a name's page is what the page derives from it (``name_slug``). ``g``:
+    the paper's tags in its own order, where that is not the facets' sorted one.
 
 Snippets are cut from the abstract on the paper's own page, fetched for the results on
 screen: the abstracts are not stored twice.
@@ -223,7 +224,7 @@ def build_search(site: SiteData) -> dict[str, str]:
     # and runs of one tag set compress well ("g": 19 -> 12 kB gzip at 10,000 papers).
     venue_index = {v.ref.id: i for i, v in enumerate(site.venues)}
     tag_index = {t.ref.id: i for i, t in enumerate(site.tags)}
-    tag_codes = [[tag_index[t.id] for t in v.tags] for v in site.papers]  # in the paper's order
+    tag_codes = [[tag_index[t.id] for t in v.tags] for v in site.papers]  # in each paper's order
     order = sorted(range(len(site.papers)),
                    key=lambda i: (venue_index[site.papers[i].venue.id], sorted(tag_codes[i]), i))
     views = [site.papers[i] for i in order]
@@ -268,16 +269,22 @@ def build_search(site: SiteData) -> dict[str, str]:
             dict_starts.append(group[0][0])
             files[f"search/dict/{len(dict_starts) - 1}.json"] = "{" + ",".join(text for _, text in group) + "}"
 
-    # Display records and facets, by ref.
+    # Display records and facets, by ref. The facets hold each paper's tags sorted (runs of
+    # one set compress: 127 -> 88 kB gzip at 100,000 papers); a record whose paper lists them
+    # in another order says it ("g"), for the result to show them as the paper's page does.
+    codes = [tag_codes[i] for i in order]
     chunks = max(1, -(-len(views) // DOC_CHUNK))
     for n in range(chunks):
-        chunk = views[n * DOC_CHUNK:(n + 1) * DOC_CHUNK]
-        records = [display_record(view) for view in chunk]
+        records = []
+        for view, own in zip(views[n * DOC_CHUNK:(n + 1) * DOC_CHUNK], codes[n * DOC_CHUNK:(n + 1) * DOC_CHUNK]):
+            records.append(display_record(view))
+            if own != sorted(own):
+                records[-1]["g"] = own
         files[f"search/docs/{n}.json"] = _dump(records)
     papers_of = [0] * len(site.venues)
     for view in views:
         papers_of[venue_index[view.venue.id]] += 1
-    files["search/facets.json"] = _dump({"n": papers_of, "g": [tag_codes[i] for i in order]})
+    files["search/facets.json"] = _dump({"n": papers_of, "g": [sorted(own) for own in codes]})
     digest = hashlib.sha1()
     for path in sorted(files):
         digest.update(path.encode() + b"\0" + files[path].encode("utf-8") + b"\0")
