@@ -188,13 +188,13 @@ def read_papers(
                 ok = False
             seen_titles.setdefault(key, label)
         abstract = fm.body.strip()
-        abstract_key = _abstract_key(abstract)
-        if abstract_key:
-            if abstract_key in seen_abstracts:
-                problems.add(label, f"the same abstract is already in {seen_abstracts[abstract_key]}; "
+        same = abstract_key(abstract)
+        if same:
+            if same in seen_abstracts:
+                problems.add(label, f"the same abstract is already in {seen_abstracts[same]}; "
                                     "is this the same paper twice?", line=fm.body_line, field="abstract")
                 ok = False
-            seen_abstracts.setdefault(abstract_key, label)
+            seen_abstracts.setdefault(same, label)
         if not ok:
             continue
         clean["links"] = tuple(Link(kind, url) for kind, url in clean["links"])
@@ -216,7 +216,9 @@ def title_key(title: str) -> str:
 _EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
 
 
-def _abstract_key(abstract: str) -> str:
+def abstract_key(abstract: str) -> str:
+    """Abstracts that differ only in case and spacing match (the duplicate check; also the
+    serve fast path's). "" for a short one ("TBD", "See the PDF."), which may repeat."""
     words = abstract.casefold().split()
     return " ".join(words) if len(words) >= MIN_DUPLICATE_ABSTRACT_WORDS else ""
 

@@ -49,7 +49,7 @@ import click
 from jinja2 import TemplateError
 
 from ..build import theme_sources
-from ..content.loader import MIN_DUPLICATE_ABSTRACT_WORDS, read_papers, title_key
+from ..content.loader import abstract_key, read_papers, title_key
 from ..content.model import Catalog, Paper
 from ..content.slugs import is_valid_slug
 from ..derive.urls import paper_page
@@ -95,12 +95,6 @@ class Snapshot:
             titles={(p.venue, title_key(p.title)): p.slug for p in papers},
             abstracts={key: p.slug for p in papers if (key := abstract_key(p.abstract))},
         )
-
-
-def abstract_key(abstract: str) -> str:
-    """The loader's duplicate-abstract key (``content.loader``): short abstracts may repeat."""
-    words = abstract.casefold().split()
-    return " ".join(words) if len(words) >= MIN_DUPLICATE_ABSTRACT_WORDS else ""
 
 
 def _key_group(view: PaperView) -> str:
