@@ -21,6 +21,11 @@ LATIN_LETTERS = {"ß": "ss", "æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "đ":
 _TRANSLITERATE = str.maketrans(LATIN_LETTERS)
 
 
+def ascii_fold(text: str) -> str:
+    """``text`` in ASCII: accents dropped (NFKD), ß, æ, ø... spelled out, other letters gone."""
+    return unicodedata.normalize("NFKD", text.translate(_TRANSLITERATE)).encode("ascii", "ignore").decode("ascii")
+
+
 def is_valid_slug(value: str) -> bool:
     return (
         isinstance(value, str)
@@ -37,8 +42,7 @@ def slugify(text: str, max_length: int = MAX_LENGTH, *, avoid_reserved: bool = T
     ("con") gets "-1" appended unless ``avoid_reserved`` is False.
     """
     text = re.sub(r"\\[a-zA-Z]+", " ", text)  # LaTeX commands: \mathcal, \emph
-    text = unicodedata.normalize("NFKD", text.translate(_TRANSLITERATE))
-    text = text.encode("ascii", "ignore").decode("ascii").lower()
+    text = ascii_fold(text).lower()
     words = re.findall(r"[a-z0-9]+", text)
     slug = ""
     for word in words:

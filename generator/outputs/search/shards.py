@@ -52,11 +52,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import unicodedata
 from array import array
 from typing import Iterable
 
-from ...content.slugs import LATIN_LETTERS, MAX_LENGTH
+from ...content.slugs import LATIN_LETTERS, MAX_LENGTH, ascii_fold
 from ...derive.views import PaperView, SiteData
 from .index import (
     FORMAT_VERSION, MAX_EXPANDED_POSTINGS, MAX_EXPANSION_FILES, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY,
@@ -101,19 +100,15 @@ def typo_keys(word: str) -> list[str]:
     return [k for i, k in enumerate(found) if k.rstrip(TAIL + SKIP) and k not in found[:i]]
 
 
-# The letters NFKD leaves non-ASCII, folded as slugs fold them (meta.json "latinFold" for the page).
-LATIN_FOLD = LATIN_LETTERS
-_LATIN_FOLD = str.maketrans(LATIN_FOLD)
 
 
 def name_slug(name: str) -> str | None:
     """The slug of a name in Latin letters as the page derives it (search-engine.js
-    ``nameSlug``): the letters folded to ASCII, then ``title_slug``. None for a name with
+    ``nameSlug``): the letters folded to ASCII (``ascii_fold``), then ``title_slug``. None for a name with
     characters past Latin Extended-B, whose folding the page is not trusted to repeat."""
     if any(ord(c) > 0x24F for c in name):
         return None
-    folded = unicodedata.normalize("NFKD", name.translate(_LATIN_FOLD)).encode("ascii", "ignore").decode("ascii")
-    return title_slug(folded)
+    return title_slug(ascii_fold(name))
 
 
 def title_slug(title: str) -> str:
@@ -296,7 +291,7 @@ def build_search(site: SiteData) -> dict[str, str]:
         "dict": dict_starts,
         "docChunk": DOC_CHUNK,
         "slugMax": MAX_LENGTH,  # records leave out a slug the page derives (title_slug, name_slug)
-        "latinFold": LATIN_FOLD,
+        "latinFold": LATIN_LETTERS,  # what ascii_fold spells out, for the page's nameSlug
         # "full": the proceedings title in each result's COinS (static/js/search.js)
         "venues": [{"id": v.ref.id, "name": v.ref.name, "full": v.ref.full_name, "year": v.ref.year}
                    for v in site.venues],
