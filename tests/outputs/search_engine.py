@@ -28,9 +28,11 @@ from generator.outputs.search.index import (
     MAX_EXPANDED_POSTINGS, MAX_EXPANSION_FILES, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX,
     W_EXACT, W_FUZZY, W_PREFIX, typo_words, utf16_key,
 )
-from generator.outputs.search.shards import bucket, title_slug, typo_keys
+from generator.outputs.search.shards import bucket, typo_keys
 from generator.outputs.search.stemmer import stem
 from generator.outputs.search.tokens import CHAIN_RE, CJK_CHAR, JOINER_RE, MAX_TOKEN, STOP_WORDS, compounds, fold
+
+from ..conftest import record_slug
 
 
 @dataclass(frozen=True)
@@ -151,7 +153,7 @@ class SearchEngine:
         while f"search/docs/{n}.json" in files:
             self.docs += json.loads(files[f"search/docs/{n}.json"])
             n += 1
-        self.refs = {i: record.get("s") or title_slug(record["t"]) for i, record in enumerate(self.docs)}
+        self.refs = {i: record_slug(record) for i, record in enumerate(self.docs)}
         facets = json.loads(files["search/facets.json"])
         venues = [v for v, count in zip(meta["venues"], facets["n"], strict=True) for _ in range(count)]
         self.venue_of = [v["id"] for v in venues]
