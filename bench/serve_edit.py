@@ -17,6 +17,12 @@ paper each time, written in place as an editor saves) and timed:
 * **reloads**: reload messages per edit, counted until the rebuild is done plus ``GRACE_S``
   (one is the goal: a second one means the rebuild changed the page the fast path wrote).
 
+Then the theme, once each (the catalog's own ``templates/`` and ``static/`` folders exist,
+empty, from the start): **static edit**, a copy of the theme's ``site.css`` saved in the
+catalog's ``static/css/`` with a new comment, timed until ``/static/css/site.css`` serves it;
+**template edit**, a ``404.html`` saved in the catalog's ``templates/``, until ``/404.html``
+serves it (each waits for its build to finish).
+
 With ``--settled K`` only the first K edits wait for their rebuild; the others are made
 ``--interval`` seconds apart while rebuilds run (a curator editing on: the fast path must
 not wait for the rebuild), and only their save → page is timed.
@@ -159,6 +165,8 @@ def measure(catalog: Path, edits: int, log: Path | None = None, settled: int | N
     try:
         content = work / "content"
         shutil.copytree(catalog, content)
+        for folder in ("templates", "static"):  # the catalog's own theme folders, empty for now
+            (work / folder).mkdir()
         port = free_port()
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         started = time.perf_counter()
@@ -207,6 +215,27 @@ def measure(catalog: Path, edits: int, log: Path | None = None, settled: int | N
                 print(f"  edit {i + 1}: page {t_page * 1000:.0f} ms, "
                       + (f"rebuilt {t_built - t0:.1f} s, reloads {len(times)}" if waits else "during a rebuild")
                       + (f", fast path {fast[0] * 1000:.0f} ms" if fast else ", no fast path"), flush=True)
+            theme = {}
+            for kind, rel, url_path in (("static", "static/css/site.css", "static/css/site.css"),
+                                        ("template", "templates/404.html", "404.html")):
+                marker = f"papershelf-bench-{kind}-edit"
+                time.sleep(0.5)
+                mark = len(lines.lines)
+                t0 = time.perf_counter()
+                if kind == "static":
+                    text = (REPO / "static/css/site.css").read_text(encoding="utf-8") + f"/* {marker} */\n"
+                else:
+                    text = '{% extends "base.html" %}{% block main %}<p>' + marker + '</p>{% endblock %}'
+                (work / rel).parent.mkdir(parents=True, exist_ok=True)
+                (work / rel).write_text(text, encoding="utf-8")
+                while marker not in (fetch(f"http://127.0.0.1:{port}/{url_path}") or ""):
+                    if time.perf_counter() - t0 > 1800:
+                        raise TimeoutError(f"/{url_path} never showed the {kind} edit")
+                    time.sleep(POLL_S)
+                theme[f"{kind}_page_s"] = time.perf_counter() - t0
+                _, t_done, _ = lines.wait(r"^(Built|Copied) ", mark, 1800)
+                theme[f"{kind}_built_s"] = t_done - t0
+                print(f"  {kind} edit: served in {theme[f'{kind}_page_s']:.2f} s", flush=True)
             rss = peak_rss_mb(proc.pid)
         finally:
             proc.terminate()
@@ -229,7 +258,8 @@ def measure(catalog: Path, edits: int, log: Path | None = None, settled: int | N
             "median_rebuilt_s": median("rebuilt_s"), "median_fast_path_s": median("fast_path_s"),
             "median_fast_path_cpu_s": median("fast_path_cpu_s"),
             "max_page_s": max(s["page_s"] for s in samples),
-            "reloads": [s["reloads"] for s in samples if s["settled"]], "peak_rss_mb": rss, "samples": samples}
+            "reloads": [s["reloads"] for s in samples if s["settled"]], "peak_rss_mb": rss, "samples": samples,
+            **theme}
 
 
 def measure_fast_path(catalog: Path, edits: int) -> dict:
@@ -243,6 +273,8 @@ def measure_fast_path(catalog: Path, edits: int) -> dict:
     try:
         content = work / "content"
         shutil.copytree(catalog, content)
+        for folder in ("templates", "static"):  # the catalog's own theme folders, empty for now
+            (work / folder).mkdir()
         options = BuildOptions(content=content, output=work / "site")
         fast = FastPath(options, lambda: None)
         started = time.perf_counter()
@@ -278,7 +310,8 @@ def summary(result: dict) -> str:
             f"{ms(result.get('median_fast_path_cpu_s'))} CPU; "
             f"{result['settled']} settled edits: {ms(result['median_page_settled_s'])}{during}), "
             f"save -> reload {ms(result['median_reload_s'])}, save -> rebuilt {result['median_rebuilt_s']:.1f} s, "
-            f"reloads per edit {result['reloads']}, server peak RSS {result['peak_rss_mb']:.0f} MiB")
+            f"reloads per edit {result['reloads']}, server peak RSS {result['peak_rss_mb']:.0f} MiB; "
+            f"static edit served in {result['static_page_s']:.2f} s, template edit in {result['template_page_s']:.1f} s")
 
 
 def main(argv: list[str] | None = None) -> int:

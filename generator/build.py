@@ -3,7 +3,8 @@
 First: is there anything to do? A build whose inputs (content, the theme's templates and
 static files with the catalog's own overrides, the generator, the base URL) have the
 fingerprint the output's manifest records, over an output nobody touched since, returns at
-once. Otherwise ``pipeline.generate``: read and validate content → catalog → derived data →
+once. When only static files changed, ``pipeline.refresh_static`` copies them and keeps
+every other file of the output. Otherwise ``pipeline.generate``: read and validate content → catalog → derived data →
 citations → search index, exports (BibTeX, RIS, feeds, sitemap, papers.json) and pages,
 rendered by worker processes on a large site → write atomically. Nothing is written until
 the content has been read and checked in full; the output folder changes only once every
@@ -22,8 +23,8 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 from .errors import OutputError
 from .options import LUNR_JS_OUTPUT, BuildOptions, BuildReport, Sources, Theme, theme_of
-from .write.freshness import VERSION_CONTROL, fingerprint
-from .write.manifest import MARKER, still_as_built
+from .write.freshness import VERSION_CONTROL, Inputs, build_inputs
+from .write.manifest import MARKER, built_from, still_as_built
 from .write.writer import remove_stale_folders
 
 if TYPE_CHECKING:
@@ -31,9 +32,12 @@ if TYPE_CHECKING:
 
 __all__ = ["build", "check_output_folder", "theme_sources", "BuildOptions", "BuildReport", "MARKER"]
 
-def build(options: BuildOptions, keep: Callable[[Derived], None] | None = None) -> BuildReport:
+def build(options: BuildOptions, keep: Callable[[Derived], None] | None = None,
+          reuse: Derived | None = None) -> BuildReport:
     """Build the site; ``keep`` (``build --serve``) receives what the pipeline derived when it
-    ran (not when the output was up to date)."""
+    ran (not when the output was up to date). ``reuse``: what an earlier build in this
+    process derived (``build --serve``'s last one), used instead of deriving again when the
+    content is still what it was derived from (a template change)."""
     report = BuildReport()
     clock = time.perf_counter()
 
@@ -45,8 +49,9 @@ def build(options: BuildOptions, keep: Callable[[Derived], None] | None = None) 
 
     theme = theme_of(options)
     check_output_folder(options.output, options.content)
-    inputs = fingerprint([options.content, *theme.inputs], [options.base_url])
-    if still_as_built(Path(options.output), inputs):
+    inputs = inputs_of(options, theme)
+    report.content = inputs.content
+    if still_as_built(Path(options.output), inputs.token):
         remove_stale_folders(Path(options.output).resolve())
         report.up_to_date = True
         lap("check")
@@ -54,11 +59,23 @@ def build(options: BuildOptions, keep: Callable[[Derived], None] | None = None) 
     lap("check")
 
     # Imported here: a build with nothing to do needs none of the pipeline (0.3 s of imports).
-    from .pipeline import generate
+    from .pipeline import generate, refresh_static
 
+    before = built_from(Path(options.output))
     with theme_sources(theme) as sources:
-        generate(options, sources, inputs, report, lap, keep)
+        if before is not None and (before.content, before.templates) == (inputs.content, inputs.templates):
+            if refresh_static(options, sources, inputs.token, report, lap):
+                return report
+        if reuse is not None and reuse.inputs != inputs.content:
+            reuse = None
+        generate(options, sources, inputs, report, lap, keep, reuse)
     return report
+
+
+def inputs_of(options: BuildOptions, theme: Theme | None = None) -> Inputs:
+    """The fingerprints of what a build of ``options`` reads (``freshness.Inputs``)."""
+    theme = theme or theme_of(options)
+    return build_inputs(options.content, theme.template_inputs, theme.static_inputs, [options.base_url])
 
 
 @contextmanager

@@ -55,6 +55,17 @@ class Theme:
         """Every folder and file of the theme, overrides included: what a build reads."""
         return list(dict.fromkeys([*self.templates, *self.static, self.lunr_js, *self.overrides]))
 
+    @property
+    def template_inputs(self) -> list[Path]:
+        """The templates' folders, the catalog's own ``templates/`` included even when missing."""
+        return list(dict.fromkeys([*self.templates, *(o for o in self.overrides if o.name == "templates")]))
+
+    @property
+    def static_inputs(self) -> list[Path]:
+        """What the site's ``static/`` is copied from: the static folders (the catalog's own
+        included even when missing) and lunr.js."""
+        return list(dict.fromkeys([*self.static, self.lunr_js, *(o for o in self.overrides if o.name == "static")]))
+
 
 def packaged_theme(name: str) -> Path:
     """The ``templates`` or ``static`` folder of the default theme: inside the package when
@@ -104,6 +115,8 @@ class BuildReport:
     bytes_written: int = 0  # size of the whole site
     files_changed: int = 0  # files written or removed in the output folder
     up_to_date: bool = False  # nothing had changed: the output was left alone
+    static_only: bool = False  # only static files had changed: nothing else was built again
+    content: str = ""  # the fingerprint of the content the build saw (``freshness.Inputs.content``)
     seconds: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # worth telling the person building
     warnings: list[str] = field(default_factory=list)  # something went wrong in the output: always shown
@@ -113,6 +126,9 @@ class BuildReport:
         if self.up_to_date:
             return f"Site is up to date: no content, template or static file changed ({total:.2f}s)"
         stages = ", ".join(f"{name} {secs:.2f}s" for name, secs in self.seconds.items())
+        if self.static_only:
+            return (f"Copied the static files ({self.files_changed} file{'s' if self.files_changed != 1 else ''} "
+                    f"changed; pages, search files and exports unchanged) in {total:.2f}s ({stages})")
         return (f"Built {self.pages} pages for {self.papers} paper{'s' if self.papers != 1 else ''} "
                 f"({self.bytes_written / 1e6:.1f} MB, {self.files_changed} file{'s' if self.files_changed != 1 else ''} changed) "
                 f"in {total:.2f}s ({stages})")

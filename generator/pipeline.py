@@ -2,7 +2,8 @@
 
 load and validate → derive → citations (computed before any worker forks, so all share
 them) → tasks: search index, exports, pages in chunks → one ``SiteWriter`` staging folder
-→ ``atomic_output`` moves what changed into the output.
+→ ``atomic_output`` moves what changed into the output. ``refresh_static``: when only
+static files changed, just those are copied.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from .parallel import Task, default_jobs, frozen_heap, jobs_chosen, run_tasks
 from .outputs.render import make_environment, render_page, site_globals
 from .outputs.search import build_search
 from .errors import OutputError
-from .options import BuildOptions, BuildReport, Sources
+from .options import LUNR_JS_OUTPUT, BuildOptions, BuildReport, Sources
+from .write.freshness import Inputs
 from .write.staging import SiteWriter
-from .write.writer import atomic_output
+from .write.writer import Unkept, atomic_folder, atomic_output
 
+STATIC = "static"  # the site's folder of static files: nothing else is written below it
 PAGES_PER_TASK = 400  # pages a worker renders per task: small enough to balance two cores
 
 
@@ -39,10 +42,12 @@ class Derived:
     site: SiteData
     citations: CitationIndex
     globals: dict[str, Any]  # ``site_globals`` of the build
+    inputs: str = ""  # the fingerprint of the content it was derived from (``Inputs.content``)
 
 
-def prepare(options: BuildOptions, report: BuildReport, lap: Callable[[str], None]) -> Derived:
-    """load and validate → derive → citations: everything the outputs are made from."""
+def prepare(options: BuildOptions, report: BuildReport, lap: Callable[[str], None], inputs: str = "") -> Derived:
+    """load and validate → derive → citations: everything the outputs are made from;
+    ``inputs``: the content's fingerprint, kept with it."""
     with jobs_chosen(options.jobs):
         catalog = load_catalog(options.content, base_url=options.base_url)
         lap("load")
@@ -54,16 +59,24 @@ def prepare(options: BuildOptions, report: BuildReport, lap: Callable[[str], Non
             citations.for_paper(view)
         report.notes.extend(export_notes(citations))
         lap("citations")
-    return Derived(catalog, site, citations, site_globals(site, citations))
+    return Derived(catalog, site, citations, site_globals(site, citations), inputs)
 
 
-def generate(options: BuildOptions, sources: Sources, inputs: str, report: BuildReport,
-             lap: Callable[[str], None], keep: Callable[[Derived], None] | None = None) -> None:
+def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: BuildReport,
+             lap: Callable[[str], None], keep: Callable[[Derived], None] | None = None,
+             reuse: Derived | None = None) -> None:
     """Build the site of ``options.content`` into ``options.output``; fills in ``report``.
-    ``inputs``: the fingerprint of the inputs, kept in the output's manifest; ``keep``, if
-    given, receives the build's ``Derived`` data once the new site is in place."""
+    ``inputs``: the fingerprints of the inputs, kept in the output's manifest; ``keep``, if
+    given, receives the build's ``Derived`` data once the new site is in place; ``reuse``:
+    data derived from this very content (its ``inputs`` are ``inputs.content``) by an earlier
+    build, rendered again instead of deriving it anew."""
     templates, static, lunr_js = sources.templates, sources.static, sources.lunr_js
-    derived = prepare(options, report, lap)
+    if reuse is not None and reuse.inputs == inputs.content:
+        derived = reuse
+        report.notes.extend(export_notes(derived.citations))
+        lap("reuse")
+    else:
+        derived = prepare(options, report, lap, inputs.content)
     catalog, site, citations, globals_ = derived.catalog, derived.site, derived.citations, derived.globals
 
     env = make_environment(templates)
@@ -99,10 +112,10 @@ def generate(options: BuildOptions, sources: Sources, inputs: str, report: Build
                          write_files(lambda: iter_exports(site, citations))]
     tasks += [render_pages(pages[i:i + PAGES_PER_TASK]) for i in range(0, total, PAGES_PER_TASK)]
     jobs = options.jobs if options.jobs is not None else default_jobs(total)
-    with frozen_heap(), atomic_output(options.output, fingerprint=inputs) as out:
+    with frozen_heap(), atomic_output(options.output, fingerprint=inputs.token) as out:
         run_tasks(tasks, out, jobs, progress)
-        out.copy_tree(static, "static")
-        out.copy_file(lunr_js, "static/vendor/lunr.min.js")
+        out.copy_tree(static, STATIC)
+        out.copy_file(lunr_js, f"{STATIC}/{LUNR_JS_OUTPUT}")
         lap("search, exports, render and write")
     lap("swap in")
     report.pages = total
@@ -111,3 +124,35 @@ def generate(options: BuildOptions, sources: Sources, inputs: str, report: Build
     report.papers = len(catalog.papers)
     if keep is not None:
         keep(derived)
+
+
+def refresh_static(options: BuildOptions, sources: Sources, inputs: str, report: BuildReport,
+                   lap: Callable[[str], None]) -> bool:
+    """Only static files changed since the output was built: copy them again and keep every
+    other file of the output as it is. The output's ``static/`` is exchanged whole for the
+    new one (``atomic_folder``); where that is not possible, every other file is hard-linked
+    into a new site, swapped in whole as any build's. ``inputs``: the fingerprint for the
+    manifest. False, with nothing changed, when some other file of the output is not as its
+    manifest lists (then a full build)."""
+
+    def copy(out: SiteWriter) -> None:
+        out.copy_tree(sources.static, STATIC)
+        out.copy_file(sources.lunr_js, f"{STATIC}/{LUNR_JS_OUTPUT}")
+        lap("static files")
+
+    try:
+        with atomic_folder(options.output, STATIC, inputs) as out:
+            copy(out)
+    except Unkept:
+        try:
+            with atomic_output(options.output, fingerprint=inputs) as out:
+                if not out.keep_previous(lambda path: not path.startswith(STATIC + "/")):
+                    raise Unkept("the output is not what its manifest lists")
+                copy(out)
+        except Unkept:
+            return False
+    lap("swap in")
+    report.static_only = True
+    report.bytes_written = out.bytes_written
+    report.files_changed = out.files_changed
+    return True

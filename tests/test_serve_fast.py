@@ -313,6 +313,42 @@ def test_a_server_started_on_an_up_to_date_site_derives_for_the_fast_path(conten
     assert "Primed and Retitled" in (options.output / "papers" / "a-paper-on-graphs" / "index.html").read_text()
 
 
+def test_template_and_static_edits_redo_only_what_depends_on_them(preview, monkeypatch, tmp_path):
+    """A template override rendered from the last build's data (nothing loaded or derived),
+    a static override only copied; each reloads once and ends as a cold build."""
+    reports = []
+    real = serve.run_build
+
+    def recorded(*args, built=None, **kwargs):
+        def keep(report, derived):
+            reports.append(report)
+            built(report, derived)
+        return real(*args, built=keep, **kwargs)
+
+    monkeypatch.setattr(serve, "run_build", recorded)
+    content = preview.content
+    own = content.root.parent / "templates" / "404.html"
+    own.parent.mkdir()
+    own.write_text('{% extends "base.html" %}{% block main %}<p>Lost here.</p>{% endblock %}', encoding="utf-8")
+    preview.edit(own)
+    preview.settle()
+    assert "Lost here." in (preview.options.output / "404.html").read_text(encoding="utf-8")
+    assert "reuse" in reports[-1].seconds and "load" not in reports[-1].seconds
+    css = content.root.parent / "static" / "css" / "site.css"
+    css.parent.mkdir(parents=True)
+    css.write_text("body { color: teal; }\n", encoding="utf-8")
+    preview.edit(css)
+    preview.settle()
+    assert reports[-1].static_only
+    assert (preview.options.output / "static/css/site.css").read_text(encoding="utf-8") == "body { color: teal; }\n"
+    assert preview.reloads == 2
+    path = content.add_paper("a-paper-on-graphs", title="Retitled After the Theme")
+    preview.edit(path)  # the snapshot survives a static-only build: the edit is fast
+    assert preview.took_fast[-1]
+    preview.settle()
+    assert files_of(preview.options.output) == cold_build(content, tmp_path / "cold")
+
+
 # -- a random sequence of edits --------------------------------------------------------
 
 WORDS = ("graph", "spectral", "diffusion", "kernel", "sparse", "bandit", "policy", "attention",

@@ -109,7 +109,7 @@ def test_changes_during_a_rebuild_queue_exactly_one_more(monkeypatch):
     started: list[float] = []
     gate = threading.Event()
 
-    def slow_build(options, quiet, *, serving=True, built=None):
+    def slow_build(options, quiet, *, serving=True, built=None, reuse=None):
         started.append(time.monotonic())
         gate.wait(5)
         return True

@@ -3,7 +3,8 @@
 An edit of existing papers' files takes the fast path first (``fast``): their pages are
 rendered again from the last good build's data and written into the served site, and the
 browsers reload; the full rebuild follows as for any change, and makes the site what a
-cold build makes.
+cold build makes. A change of templates alone renders the last build's data again (no
+loading or deriving); of static files alone, copies them (``build``).
 
 Sources (content, the theme's templates and static files, and the catalog's own
 ``templates/`` and ``static/`` overrides, even before they exist) are watched through the
@@ -79,7 +80,9 @@ class Rebuilder:
     def _build_once(self) -> None:
         seq = self.fast.build_started() if self.fast is not None else 0
         built: list[tuple[BuildReport, object]] = []
-        ok = run_build(self.options, self.quiet, built=lambda report, derived: built.append((report, derived)))
+        snapshot = self.fast.snapshot if self.fast is not None else None
+        ok = run_build(self.options, self.quiet, built=lambda report, derived: built.append((report, derived)),
+                       reuse=snapshot.derived if snapshot is not None else None)
         if self.fast is None:
             return
         if ok:
@@ -152,14 +155,15 @@ class Watcher:
 
 
 def run_build(options: BuildOptions, quiet: bool, *, serving: bool = True,
-              built: Callable[[BuildReport, object], None] | None = None) -> bool:
+              built: Callable[[BuildReport, object], None] | None = None, reuse: object = None) -> bool:
     """Build once; on failure print the error (``serving``: a previous site is still served).
     ``built`` receives the report and the pipeline's ``Derived`` data (None when the output
-    was up to date) of a successful build."""
+    was up to date or only static files changed) of a successful build; ``reuse``: the last
+    build's ``Derived``, rendered again when only templates changed since."""
     still = "; still serving the last good site" if serving else ""
     derived: list[object] = []
     try:
-        report = build(options, keep=derived.append)
+        report = build(options, keep=derived.append, reuse=reuse)  # type: ignore[arg-type]
     except (ContentError, OutputError) as exc:
         click.echo(click.style(f"Build failed{still}.\n", fg="red") + str(exc), err=True)
         return False

@@ -48,7 +48,7 @@ from typing import Callable
 import click
 from jinja2 import TemplateError
 
-from ..build import theme_sources
+from ..build import inputs_of, theme_sources
 from ..content.loader import abstract_key, read_papers, title_key
 from ..content.model import Catalog, Paper
 from ..content.slugs import is_valid_slug
@@ -345,7 +345,11 @@ class FastPath:
                             pass
         if reload:
             self.reload()
-        if derived is None:
+        if derived is None:  # up to date, or static files only: the snapshot may still be the content's
+            with self.lock:
+                snap = self.snapshot
+                if snap is not None and report is not None and snap.derived.inputs == report.content:
+                    self.snapshot = replace(snap, seq=max(snap.seq, seq))
             return
         try:
             snapshot: Snapshot | None = Snapshot.of(derived, seq)  # (0.2 s at 10,000 papers)
@@ -376,7 +380,8 @@ class FastPath:
         """Derive the catalog for the fast path when the first build had nothing to do."""
         from ..pipeline import prepare
 
-        snapshot = Snapshot.of(prepare(self.options, BuildReport(), lambda _stage: None), seq)
+        inputs = inputs_of(self.options).content  # taken before reading: a later edit changes it
+        snapshot = Snapshot.of(prepare(self.options, BuildReport(), lambda _stage: None, inputs), seq)
         with self.lock:
             if self.snapshot is None:
                 self.snapshot = snapshot

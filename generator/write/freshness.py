@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Iterable
@@ -56,18 +57,47 @@ def snapshot(roots: Iterable[Path], *, hidden: bool = False) -> dict[str, tuple[
 # Libraries whose version can change the output (index format, Markdown, MathML, YAML).
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "linkify-it-py", "lunr",
              "latex2mathml", "PyYAML", "bibtexparser")
-def fingerprint(inputs: Iterable[Path], settings: Iterable[object]) -> str:
+def fingerprint(inputs: Iterable[Path], settings: Iterable[object], *, code: bool = True) -> str:
     """A digest of every input file's path, size and mtime (hidden files included, folder
-    links followed), of the generator's own code, of Python's and the libraries' versions,
-    and of ``settings`` (options that change the output, such as the base URL)."""
+    links followed), of the generator's own code (unless not ``code``), of Python's and the
+    libraries' versions, and of ``settings`` (options that change the output, such as the
+    base URL)."""
     digest = hashlib.blake2b(digest_size=16)
     files = snapshot([Path(os.path.abspath(p)) for p in inputs], hidden=True)
-    files.update((path, stat) for path, stat in snapshot([GENERATOR]).items()
-                 if path.endswith(".py"))  # not __pycache__: written after this check
+    if code:
+        files.update((path, stat) for path, stat in snapshot([GENERATOR]).items()
+                     if path.endswith(".py"))  # not __pycache__: written after this check
     for path, (mtime, size) in sorted(files.items()):
         digest.update(f"{path}\0{mtime}\0{size}\n".encode("utf-8", "surrogateescape"))
     digest.update(repr([sys.version, *map(_version, LIBRARIES), *settings]).encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """A build's inputs as three fingerprints, by what a change of each must redo:
+    ``content`` (the catalog, the base URL, the generator: everything is derived again),
+    ``templates`` (every page is rendered again from the same data), ``static`` (the static
+    files are copied again; nothing else reads them). The manifest keeps them as ``token``."""
+
+    content: str
+    templates: str
+    static: str
+
+    @property
+    def token(self) -> str:
+        return f"{self.content}.{self.templates}.{self.static}"
+
+    @classmethod
+    def parse(cls, token: str) -> "Inputs | None":
+        parts = token.split(".")
+        return cls(*parts) if len(parts) == 3 else None
+
+
+def build_inputs(content: Path, templates: Iterable[Path], static: Iterable[Path], settings: Iterable[object]) -> Inputs:
+    """The ``Inputs`` of a build: ``settings`` (such as the base URL) count as content."""
+    return Inputs(fingerprint([content], settings), fingerprint(templates, [], code=False),
+                  fingerprint(static, [], code=False))
 
 
 def _version(name: str) -> str:

@@ -10,6 +10,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from .freshness import Inputs
 
 
 MARKER = ".papershelf-site"  # in the output folder: says Papershelf wrote it, and lists what
@@ -62,6 +63,16 @@ def read_manifest(output: Path) -> Manifest | None:
     except ValueError:
         return None
     return Manifest(header[1], files)
+
+
+def built_from(output: Path) -> Inputs | None:
+    """The ``Inputs`` the site in ``output`` was built from, by its manifest's first line."""
+    try:
+        with open(Path(output) / MARKER, encoding="utf-8") as handle:
+            header = handle.readline().rstrip("\n").rsplit(" ", 1)
+    except (OSError, UnicodeDecodeError):
+        return None
+    return Inputs.parse(header[1]) if len(header) == 2 and header[0] == MANIFEST_HEADER else None
 
 
 def still_as_built(output: Path, fingerprint: str) -> bool:

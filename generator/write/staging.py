@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Callable
 
 from ..errors import OutputError
 from .manifest import FileRecord, digest_of
@@ -23,10 +24,12 @@ class SiteWriter:
     brings their records together and catches two writers claiming one path.
     """
 
-    def __init__(self, root: Path, previous: dict[str, FileRecord] | None = None, source: Path | None = None):
+    def __init__(self, root: Path, previous: dict[str, FileRecord] | None = None, source: Path | None = None,
+                 listed: tuple[str, ...] = ()):
         self.root = root
         self.previous = previous or {}
         self.source = source  # the current output, where ``previous`` files are
+        self.listed = listed  # every file the current output's manifest lists (``keep_previous``)
         self.written: dict[str, str] = {}  # case-folded path -> path as written
         self.records: dict[str, FileRecord] = {}
         self.staged: list[str] = []  # paths present in the staging folder (changed or new)
@@ -100,6 +103,22 @@ class SiteWriter:
         except OSError:
             pass
         return False
+
+    def keep_previous(self, wanted: Callable[[str], bool]) -> bool:
+        """Hard-link every ``wanted`` file the current output's manifest lists, unchanged;
+        False as soon as one is not as listed (edited, gone, or not linkable)."""
+        for key in self.listed:
+            if not wanted(key):
+                continue
+            old = self.previous.get(key)
+            if old is None:
+                return False
+            self._claim(key)
+            if not self._link(old, self._target(key, key.split("/"))):
+                return False
+            self.records[key] = old
+            self.bytes_written += old.size
+        return True
 
     def copy_file(self, source: Path, rel_path: str) -> None:
         try:

@@ -62,7 +62,7 @@ def atomic_output(output: Path, fingerprint: str = "") -> Iterator[SiteWriter]:
         on_disk = scan_output(output) if manifest is not None else {}
         intact = {} if manifest is None else {
             path: r for path, r in manifest.files.items() if on_disk.get(path) == (r.size, r.mtime_ns)}
-        writer = SiteWriter(tmp, intact, output)
+        writer = SiteWriter(tmp, intact, output, tuple(manifest.files) if manifest is not None else ())
         yield writer
         try:
             (tmp / MARKER).write_text(Manifest(fingerprint, writer.records).format(), encoding="utf-8")
@@ -76,6 +76,64 @@ def atomic_output(output: Path, fingerprint: str = "") -> Iterator[SiteWriter]:
                 raise OutputError(f"cannot replace {output}: {exc.strerror or exc}") from exc
             stale = set(on_disk) - set(writer.records)
             writer.files_changed = len(writer.staged) + len(stale) if manifest else len(writer.records)
+    finally:
+        with _interrupts_deferred():
+            _remove_tree(tmp)
+
+
+class Unkept(Exception):
+    """``atomic_folder`` cannot keep the rest of the output as it is (nothing was changed)."""
+
+
+@contextmanager
+def atomic_folder(output: Path, folder: str, fingerprint: str) -> Iterator[SiteWriter]:
+    """Yield a writer for the files of one top-level ``folder`` of the output (``static``);
+    on success that folder becomes what was written and every other file stays as it is,
+    not even relinked: the cheap update when only that folder's sources changed.
+
+    The new folder is written beside the output and exchanged with the output's in one
+    ``renameat2(RENAME_EXCHANGE)``, then the manifest is replaced. The site is the old one
+    or the new one, never a mix; killed between the two, the manifest still lists the old
+    folder's files, so the next build trusts neither (``still_as_built``) and writes the
+    folder again. Raises ``Unkept``, having changed nothing, when a file outside the folder
+    is not as the manifest lists or the system has no atomic exchange.
+    """
+    output = Path(output).resolve()
+    manifest = read_manifest(output) if output.is_dir() and (output / folder).is_dir() else None
+    if manifest is None:
+        raise Unkept(f"no site in {output} to keep")
+    prefix = folder + "/"
+    on_disk = scan_output(output)
+    kept = {path: r for path, r in manifest.files.items() if not path.startswith(prefix)}
+    if any(on_disk.get(path) != (r.size, r.mtime_ns) for path, r in kept.items()):
+        raise Unkept(f"{output} is not what its manifest lists")
+    try:
+        remove_stale_folders(output)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.building-{os.getpid()}-", dir=output.parent))
+    except OSError as exc:
+        raise OutputError(f"cannot create a folder beside {output}: {exc.strerror or exc}") from exc
+    try:
+        intact = {path: r for path, r in manifest.files.items()
+                  if path.startswith(prefix) and on_disk.get(path) == (r.size, r.mtime_ns)}
+        writer = SiteWriter(tmp, intact, output)
+        (tmp / folder).mkdir()
+        yield writer
+        if any(not path.startswith(prefix) for path in writer.records):
+            raise OutputError(f"a file outside {folder}/ was written while only {folder}/ was to change")
+        try:
+            (tmp / MARKER).write_text(Manifest(fingerprint, {**kept, **writer.records}).format(), encoding="utf-8")
+        except OSError as exc:
+            raise OutputError(f"cannot write the manifest of {output}: {exc.strerror or exc}") from exc
+        with _interrupts_deferred():
+            try:
+                if not _exchange(tmp / folder, output / folder):
+                    raise Unkept("no atomic exchange of folders on this system")
+                os.replace(tmp / MARKER, output / MARKER)
+            except OSError as exc:
+                raise OutputError(f"cannot replace {output / folder}: {exc.strerror or exc}") from exc
+        gone = {path for path in manifest.files if path.startswith(prefix)} - set(writer.records)
+        writer.files_changed = len(writer.staged) + len(gone)
+        writer.bytes_written += sum(r.size for r in kept.values())
     finally:
         with _interrupts_deferred():
             _remove_tree(tmp)

@@ -144,6 +144,118 @@ def test_templates_static_files_and_options_are_inputs_too(content, tmp_path, ch
                         base_url=options.base_url)
 
 
+def theme_copy(tmp_path: Path) -> tuple[Path, Path]:
+    templates, static = tmp_path / "templates", tmp_path / "static"
+    shutil.copytree(PROJECT / "templates", templates)
+    shutil.copytree(PROJECT / "static", static)
+    return templates, static
+
+
+def test_a_static_change_alone_copies_static_files_and_keeps_every_other_file(content, tmp_path):
+    templates, static = theme_copy(tmp_path)
+    out = tmp_path / "site"
+    options = BuildOptions(content=content.root, output=out, templates=templates, static=static)
+    build(options)
+    before = stats_of(out)
+    (static / "css" / "site.css").write_text("body { color: red; }\n", encoding="utf-8")
+    (static / "js" / "sort.js").unlink()
+    (static / "img").mkdir()
+    (static / "img" / "logo.svg").write_text("<svg/>", encoding="utf-8")
+    report = build(options)
+    assert report.static_only and "load" not in report.seconds
+    assert report.files_changed == 3 and "Copied the static files" in report.summary()
+    after = stats_of(out)
+    kept = {p for p in before if not p.startswith("static/") and p != MARKER}
+    assert kept and {p: after[p] for p in kept} == {p: before[p] for p in kept}  # not even rewritten
+    assert (out / "static/css/site.css").read_text(encoding="utf-8") == "body { color: red; }\n"
+    assert not (out / "static/js/sort.js").exists() and (out / "static/img/logo.svg").is_file()
+    assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
+    assert build(options).up_to_date
+
+
+def test_without_an_atomic_folder_exchange_a_static_change_relinks_the_rest(content, tmp_path, monkeypatch):
+    """Where ``renameat2`` is missing, the static-only update builds a whole new folder (every
+    other file hard-linked, not rewritten) and swaps it in like any build."""
+    import generator.write.writer as writer
+
+    templates, static = theme_copy(tmp_path)
+    out = tmp_path / "site"
+    options = BuildOptions(content=content.root, output=out, templates=templates, static=static)
+    build(options)
+    before = stats_of(out)
+    monkeypatch.setattr(writer, "_exchange", lambda a, b: False)
+    (static / "css" / "site.css").write_text("body { color: red; }\n", encoding="utf-8")
+    report = build(options)
+    assert report.static_only and report.files_changed == 1
+    after = stats_of(out)
+    assert all(after[p] == before[p] for p in before if not p.startswith("static/") and p != MARKER)
+    assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
+
+
+def test_killed_between_the_folder_exchange_and_the_manifest_the_next_build_mends_it(content, tmp_path, monkeypatch):
+    import generator.write.writer as writer
+
+    templates, static = theme_copy(tmp_path)
+    out = tmp_path / "site"
+    options = BuildOptions(content=content.root, output=out, templates=templates, static=static)
+    build(options)
+    (static / "css" / "site.css").write_text("body { color: red; }\n", encoding="utf-8")
+
+    def killed(*args):
+        raise KeyboardInterrupt  # as if the process died right after the exchange
+
+    monkeypatch.setattr(writer.os, "replace", killed)
+    with pytest.raises(KeyboardInterrupt):
+        build(options)
+    monkeypatch.undo()
+    assert (out / "static/css/site.css").read_text(encoding="utf-8") == "body { color: red; }\n"
+    assert not build(options).up_to_date  # the manifest does not list the new static files
+    assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
+    assert build(options).up_to_date
+
+
+@pytest.mark.parametrize("also", ["a page of the output edited", "a page of the output deleted", "content"])
+def test_a_static_change_with_anything_else_is_a_full_build(content, tmp_path, also):
+    templates, static = theme_copy(tmp_path)
+    out = tmp_path / "site"
+    options = BuildOptions(content=content.root, output=out, templates=templates, static=static)
+    build(options)
+    (static / "css" / "site.css").write_text("body { color: red; }\n", encoding="utf-8")
+    page = out / "papers" / "a-paper-on-graphs" / "index.html"
+    if also == "a page of the output edited":
+        page.write_text("defaced", encoding="utf-8")
+    elif also == "a page of the output deleted":
+        page.unlink()
+    else:
+        content.add_paper("a-paper-on-graphs", title="A Paper on Graphs, Revised")
+    report = build(options)
+    assert not report.static_only and "load" in report.seconds
+    assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
+
+
+def test_a_template_change_renders_the_data_an_earlier_build_derived(content, tmp_path):
+    """``build --serve`` hands the last build's ``Derived`` back (``reuse``): after a template
+    change it is rendered again without loading or deriving; after a content change it is
+    not used."""
+    templates, static = theme_copy(tmp_path)
+    out = tmp_path / "site"
+    options = BuildOptions(content=content.root, output=out, templates=templates, static=static)
+    kept: list = []
+    build(options, keep=kept.append)
+    page = templates / "404.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("{% endblock %}", "<p>Changed.</p>{% endblock %}"),
+                    encoding="utf-8")
+    report = build(options, keep=kept.append, reuse=kept[-1])
+    assert "reuse" in report.seconds and "load" not in report.seconds and "derive" not in report.seconds
+    assert report.files_changed == 1 and kept[-1] is kept[0]
+    assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
+    content.add_paper("a-paper-on-graphs", title="A Paper on Graphs, Revised")
+    page.write_text(page.read_text(encoding="utf-8").replace("Changed.", "Changed again."), encoding="utf-8")
+    report = build(options, keep=kept.append, reuse=kept[0])
+    assert "reuse" not in report.seconds and "load" in report.seconds and kept[-1] is not kept[0]
+    assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
+
+
 @pytest.mark.parametrize("tamper", ["edited", "deleted", "replaced by a folder"])
 def test_an_output_someone_changed_is_repaired_even_when_no_input_changed(content, tmp_path, tamper):
     out = tmp_path / "site"
