@@ -67,6 +67,8 @@ from typing import NamedTuple, Sequence
 
 from lunr.stemmer import PorterStemmer
 
+from ..parallel import parallel_map
+
 RELATED_COUNT = 5
 TITLE_WEIGHT = 2  # a title term counts as this many abstract terms
 PHRASE_WEIGHT = 0.5  # a two-word term weighs this much of a word as rare (its two words count too)
@@ -78,6 +80,7 @@ RESCORE = 32  # best-counted candidates (and ties) scored exactly
 EXACT_UP_TO = 500  # catalogs this small skip the pruning: every candidate is scored exactly
 MAX_DF_SHARE = 0.25  # words and phrases in more than this share of the papers are not indexed...
 MIN_DF_CAP = 50  # ...unless they are in at most this many (small catalogs keep every term)
+PARALLEL_FROM = 2000  # papers from which the turns run on every core (forking costs more below)
 
 _TOKEN = re.compile(r"[a-z0-9]+|[^\sa-z0-9-]")  # a word, or a punctuation mark (a phrase ends there)
 _TAG = "#"  # tag terms are "#" + the tag id: no word or phrase starts with it
@@ -345,15 +348,28 @@ def related_indices(texts: Sequence[tuple[str, str]], k: int = RELATED_COUNT,
     postings = _postings(vecs, df, max_df, cap, first_tag)
 
     query_terms, rescore = (len(df), n) if exact else (QUERY_TERMS, RESCORE)
-    scorer = _Scorer(vecs, max(df, default=-1) + 1)
-    scores: dict[tuple[int, int], float] = {}  # cosines computed for a later paper's turn: (earlier, later)
-    result: list[tuple[int, ...]] = []
-    for doc, vec in enumerate(vecs):
+    ranker = _Ranker(vecs, postings, _Scorer(vecs, max(df, default=-1) + 1), query_terms, rescore, k)
+    # Each paper's turn on its own: on every core for a large catalog (the scores a worker
+    # computes for a later paper's turn are kept for it when that paper is its own too).
+    return parallel_map(ranker.rank, range(n), minimum_items=PARALLEL_FROM)
+
+
+class _Ranker:
+    """One paper's turn: its candidates counted over the postings of its heaviest terms, the
+    best-counted scored exactly (``_Scorer``), the ``k`` best kept."""
+
+    def __init__(self, vecs: list[dict[int, float]], postings: dict[int, int], scorer: "_Scorer",
+                 query_terms: int, rescore: int, k: int):
+        self.vecs, self.postings, self.scorer = vecs, postings, scorer
+        self.query_terms, self.rescore, self.k = query_terms, rescore, k
+        self.scores: dict[tuple[int, int], float] = {}  # computed for a later paper's turn: (earlier, later)
+
+    def rank(self, doc: int) -> tuple[int, ...]:
+        postings = self.postings
         # Heaviest first, ties by term id: (-weight, term) tuples sort that way natively.
-        query = sorted([(-w, t) for t, w in vec.items() if t in postings])[:query_terms]
+        query = sorted([(-w, t) for t, w in self.vecs[doc].items() if t in postings])[:self.query_terms]
         if not query:
-            result.append(())
-            continue
+            return ()
         heaviest = -query[0][0]
         slices: list[int] = []
         for weight, term in query:
@@ -370,11 +386,10 @@ def related_indices(texts: Sequence[tuple[str, str]], k: int = RELATED_COUNT,
         me = 1 << doc
         if candidates & me:
             candidates ^= me
-        if candidates.bit_count() > rescore:
-            candidates = _at_least_kth(slices, candidates, rescore)
-        scored = scorer.ranked(doc, _members(candidates), scores)
-        result.append(tuple(other for _, other in scored[:k]))
-    return result
+        if candidates.bit_count() > self.rescore:
+            candidates = _at_least_kth(slices, candidates, self.rescore)
+        scored = self.scorer.ranked(doc, _members(candidates), self.scores)
+        return tuple(other for _, other in scored[:self.k])
 
 
 class _Scorer:

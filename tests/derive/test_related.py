@@ -276,3 +276,19 @@ def test_radix_select_keeps_everything_tied_with_the_kth():
         threshold = sorted(present, reverse=True)[k - 1]
         got = related._members(related._at_least_kth(slices, candidates, k))
         assert sorted(got) == [d for d, c in enumerate(counts) if c and c >= threshold]
+
+
+def test_turns_on_every_core_give_what_one_process_gives(monkeypatch):
+    """The papers' turns run in forked workers for a large catalog (each with its own cache
+    of scores for later turns): the lists are exactly those of one process, pruned or exact."""
+    from generator.parallel import jobs_chosen
+
+    monkeypatch.setattr(related, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(related, "EXACT_UP_TO", 100)
+    monkeypatch.setattr(related, "POSTINGS_CAP", 25)
+    texts, tags = tagged_corpus(400, seed=5)
+    with jobs_chosen(1):
+        serial = related_indices(texts, tags=tags)
+    with jobs_chosen(2):
+        assert related_indices(texts, tags=tags) == serial
+        assert related_indices(texts[:90], tags=tags[:90]) == exact(texts[:90], tags=tags[:90])
