@@ -1,4 +1,4 @@
-"""The ``papershelf`` command line: new, build, check, import.
+"""The ``papershelf`` command line: new, build, clean, check, import.
 
 Content problems and output problems are printed as messages with exit status 1;
 a traceback means a bug in Papershelf, never a problem with the content.
@@ -18,6 +18,12 @@ from .errors import ContentError, OutputError
 CONTENT_OPTION = click.option(
     "--content", type=click.Path(file_okay=False, path_type=Path), default=Path("content"),
     show_default=True, help="The catalog folder.",
+)
+
+
+CACHE_DIR_OPTION = click.option(
+    "--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="The build cache's folder (default: .papershelf-cache beside the content folder).",
 )
 
 
@@ -64,19 +70,25 @@ def new_command(folder: Path, force: bool) -> None:
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None,
               help="Worker processes for rendering (default: one per core on large sites).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
+@CACHE_DIR_OPTION
+@click.option("--no-cache", is_flag=True, help="Parse and render every paper afresh, without reading or "
+              "writing the build cache.")
 def build(content: Path, output: Path, base_url: str | None, serve: bool, port: int, jobs: int | None,
-          quiet: bool) -> None:
+          quiet: bool, cache_dir: Path | None, no_cache: bool) -> None:
     """Build the site from CONTENT into OUTPUT.
 
     Only files whose contents changed are written; when no input changed since the last
-    build, nothing is done.
+    build, nothing is done. Parsed and rendered papers are kept in the build cache (by
+    default .papershelf-cache/ beside CONTENT), so the next build redoes only what changed.
     """
     from .build import build as run_build
+    from .cache import default_folder
     from .options import BuildOptions
 
     bar = ProgressBar() if not quiet and sys.stderr.isatty() else None
+    cache = None if no_cache else (cache_dir or default_folder(content))
     options = BuildOptions(content=content, output=output, base_url=base_url, jobs=jobs,
-                           progress=bar.update if bar else None)
+                           progress=bar.update if bar else None, cache=cache)
     if serve:
         # The preview server serves the output folder at its root, so links must start at "/".
         # Rebuilds run beside the server's thread, where forking workers is not safe (a lock
@@ -125,6 +137,25 @@ class ProgressBar:
         if self.bar is not None:
             self.bar.__exit__(None, None, None)
             self.bar = None
+
+
+@main.command()
+@CONTENT_OPTION
+@CACHE_DIR_OPTION
+def clean(content: Path, cache_dir: Path | None) -> None:
+    """Remove the build cache (the next build parses and renders every paper afresh)."""
+    import shutil
+
+    from .cache import FOLDER, cache_file, default_folder
+
+    folder = cache_dir or default_folder(content)
+    if not folder.is_dir():
+        click.echo(f"No build cache at {folder}.")
+        return
+    if folder.name != FOLDER and not cache_file(folder).is_file():
+        _fail(f"{folder} does not look like a build cache (no {cache_file(folder).name}); not removing it")
+    shutil.rmtree(folder)
+    click.echo(f"Removed the build cache {folder}.")
 
 
 @main.command()

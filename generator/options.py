@@ -26,6 +26,7 @@ class BuildOptions:
     static: Path | None = None  # the theme's static files; default: the packaged theme's
     jobs: int | None = None  # worker processes; None: one per core for large sites, else 1
     progress: Callable[[int, int], None] | None = None  # (pages done, pages in all), while rendering
+    cache: Path | None = None  # the build cache's folder (``cache``); None: no cache
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterable
 
 from jinja2 import TemplateError
 
+from .cache import BuildCache, cache_used
 from .outputs.citations import CitationIndex
 from .content.model import Catalog
 from .derive.views import SiteData, derive
@@ -48,10 +49,16 @@ class Derived:
 def prepare(options: BuildOptions, report: BuildReport, lap: Callable[[str], None], inputs: str = "") -> Derived:
     """load and validate → derive → citations: everything the outputs are made from;
     ``inputs``: the content's fingerprint, kept with it."""
+    cache = BuildCache(options.cache) if options.cache is not None else None
+    try:
+        with jobs_chosen(options.jobs), cache_used(cache):
+            catalog = load_catalog(options.content, base_url=options.base_url)
+            lap("load")
+            site = derive(catalog)
+    finally:
+        if cache is not None:  # what was computed is right whether or not the content was
+            cache.save()
     with jobs_chosen(options.jobs):
-        catalog = load_catalog(options.content, base_url=options.base_url)
-        lap("load")
-        site = derive(catalog)
         report.warnings.extend(site.warnings)  # texts shown as plain text: a bug to report, not hide
         lap("derive")
         citations = CitationIndex(site)

@@ -17,9 +17,10 @@ GENERATOR = REPO / "generator"
 MAX_LINES = 500
 
 # The pipeline, in order; a module may import from its own group and from earlier ones.
-# ``errors`` and ``parallel`` serve every stage; the entry points come last.
+# ``errors``, ``parallel`` and ``cache`` (per-item work on every core, kept across builds)
+# serve every stage; the entry points come last.
 STAGES: tuple[tuple[str, ...], ...] = (
-    ("errors", "parallel"),
+    ("errors", "parallel", "cache"),
     ("content",),
     ("text",),
     ("derive",),

@@ -81,8 +81,14 @@ def test_deploy_files_install_papershelf_and_build(tmp_path):
     assert "pip install -r requirements.txt" in runs and 'papershelf build --base-url "${PAGES_BASE_URL%/}/"' in runs
     assert not any("setup-node" in step.get("uses", "") for step in steps)
     assert {"path": "site"} == next(s for s in steps if "upload-pages-artifact" in s.get("uses", ""))["with"]
+    # the build cache (beside content/) is kept from deploy to deploy, and out of the repository
+    restore = next(s for s in steps if s.get("uses", "").startswith("actions/cache@"))
+    assert restore["with"]["path"] == ".papershelf-cache" and steps.index(restore) < steps.index(
+        next(s for s in steps if "papershelf build" in s.get("run", "")))
+    assert {"package": "netlify-plugin-cache", "inputs": {"paths": [".papershelf-cache"]}} in netlify["plugins"]
     ignored = (tmp_path / "cat" / ".gitignore").read_text(encoding="utf-8").split()
     assert "/site/" in ignored and "/.venv/" in ignored and "__pycache__/" in ignored
+    assert "/.papershelf-cache/" in ignored
 
 
 def test_requirements_name_where_papershelf_was_installed_from(monkeypatch):

@@ -34,6 +34,7 @@ from . import schema
 from ..errors import ContentError, Problem, Problems
 from .frontmatter import FrontMatter, FrontMatterError, parse
 from .model import Catalog, Link, Paper, Person, SiteConfig, Tag, Venue
+from ..cache import cached_map
 from ..parallel import parallel_map
 from .slugs import RESERVED, is_valid_slug
 from .people import FILE, parse_people, same_person_twice, spelling_owners
@@ -265,7 +266,10 @@ def _read_markdown_folder(folder: Path, kind: str, problems: Problems, root: Pat
     # Reading and YAML parsing are most of the load time: done on every core for big
     # catalogs, then reported in file order as before.
     readable = [path for path, _, message in classified if message is None]
-    results = dict(zip(readable, parallel_map(functools.partial(_read_and_parse, kind=kind, root=root), readable)))
+    read = parallel_map(functools.partial(_read_text, kind=kind, root=root), readable)
+    parsed = cached_map("front matter", _parse_text, [(text, label) for text, label, _ in read],
+                        lambda item: item)
+    results = {path: (fm, found + more) for path, (_, _, found), (fm, more) in zip(readable, read, parsed)}
     for path, label, message in classified:
         if message is not None:
             if message:
@@ -308,17 +312,23 @@ def _classify(entries: list[Path], names: set[str], kind: str) -> Iterator[tuple
             yield path, label, None
 
 
-def _read_and_parse(path: Path, *, kind: str, root: Path) -> tuple[FrontMatter | None, list[Problem]]:
-    """One content file's front matter (None if unreadable or invalid) and its problems."""
+def _read_text(path: Path, *, kind: str, root: Path) -> tuple[str | None, str, list[Problem]]:
+    """One content file's text (None if it cannot be read), its label and its problems."""
     label = f"{kind}/{shown_name(path.name)}"
     problems = Problems()
-    text = read_content_file(path, label, problems, root=root)
+    return read_content_file(path, label, problems, root=root), label, problems.items
+
+
+def _parse_text(item: tuple[str | None, str]) -> tuple[FrontMatter | None, list[Problem]]:
+    """The front matter of a file's text (None if it was unreadable or is invalid) and its
+    problems: what the build cache keeps (the text and label are all it depends on)."""
+    text, label = item
     if text is None:
-        return None, problems.items
+        return None, []
     try:
-        return parse(text, label), problems.items
+        return parse(text, label), []
     except FrontMatterError as exc:
-        return None, problems.items + [exc.problem]
+        return None, [exc.problem]
 
 
 def shown_name(name: str) -> str:

@@ -18,12 +18,13 @@ from typing import Iterable, Mapping
 from markupsafe import Markup
 
 from ..content.model import Catalog, Link, Paper, Person, Tag, Venue
-from ..parallel import parallel_map
+from ..cache import cached_map
 from .related import related_indices
 from .people import Profile, author_slugs, profile, spellings_of, unmatched_people
 from .urls import SCHOLAR_NAME, SCHOLAR_SEARCH, author_page, paper_page, scholar_search, tag_page, venue_page
 from .urls import pdf_url as derived_pdf_url
 from ..text import TextFallback, collect_fallbacks, excerpt, plain_text, render_abstract, render_title
+from ..text.fallbacks import strict
 
 RECENT_COUNT = 10
 AUTHORS_SHOWN = 8  # a long author list shows this many, then "+ N more"...
@@ -291,7 +292,8 @@ def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping
     view is made (views are frozen: filling in the ranks afterwards would copy them all).
     """
     papers = catalog.papers
-    texts = parallel_map(_paper_text, papers)  # the Markdown and math of 10,000 papers: on every core
+    # The Markdown and math of 10,000 papers: kept in the build cache, the rest on every core.
+    texts = cached_map("paper text", _paper_text, papers, _paper_text_inputs)
     by_title = sorted(range(len(papers)), key=lambda i: (texts[i][1].casefold(), papers[i].slug))
     position = {venue_id: rank for rank, venue_id in enumerate(catalog.venues)}
     last = len(position)
@@ -308,6 +310,11 @@ def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping
 
 
 _PaperText = tuple[str, str, str, str, tuple[str, ...]]
+
+
+def _paper_text_inputs(paper: Paper) -> tuple[object, ...]:
+    """All that ``_paper_text`` depends on (the build cache's key)."""
+    return paper.title, paper.abstract, paper.source or paper.slug, strict()
 
 
 def _paper_text(paper: Paper) -> _PaperText:
