@@ -6,10 +6,11 @@
 For each size the synthetic catalog (``bench/synth.py``) is generated once and cached in
 ``bench/out/`` (git-ignored), with its Hugo conversion. Then, in one run:
 
-* **cold build**: ``papershelf build`` into a fresh (deleted) output folder;
+* **cold build**: ``papershelf build`` into a fresh (deleted) output folder, with an empty
+  build cache (its own, ``bench/out/cache-<catalog>/``);
 * **no-change rebuild**: the same command again, nothing changed;
 * **one-paper-edit rebuild**: one paper's title edited (then restored: the restore is
-  the next edit sample), rebuilt;
+  the next edit sample), rebuilt with the build cache the builds before left;
 * **Hugo**: ``hugo`` building the same papers with the minimal theme in ``bench/hugo/``
   (paper, tag, venue, author and list pages) into a fresh folder.
 
@@ -167,11 +168,13 @@ def run_measured(argv: list[str], *, log: Path, env: dict[str, str] | None = Non
 
 
 def papershelf_build(content: Path, output: Path, log: Path) -> Sample:
+    """One ``papershelf build``, with its build cache in ``OUT/cache-<catalog>`` (a cold build
+    empties it first: it is a first build)."""
     report_file = Path(tempfile.mkstemp(prefix="papershelf-report-", suffix=".json")[1])
     try:
         sample = run_measured([sys.executable, str(BUILD_JSON), str(report_file), "build",
                                "--content", str(content), "--output", str(output), "--quiet",
-                               "--base-url", BASE_URL], log=log)
+                               "--base-url", BASE_URL, "--cache-dir", str(OUT / f"cache-{content.name}")], log=log)
         if sample.status != 0:
             raise RuntimeError(f"papershelf build failed (exit {sample.status}); see {log}")
         sample.report = json.loads(report_file.read_text(encoding="utf-8"))
@@ -376,6 +379,7 @@ def measure_size(n: int, seed: int, repeat: int, use_hugo: bool,
     cold: list[Sample] = []
     for i in range(repeat):
         shutil.rmtree(site, ignore_errors=True)
+        shutil.rmtree(OUT / f"cache-{content.name}", ignore_errors=True)  # a first build: no cache either
         cold.append(papershelf_build(content, site, log))
         print(f"  cold build {i + 1}/{repeat}: {cold[-1].wall:.2f}s, {cold[-1].peak_mb:.0f} MiB", flush=True)
     files, html, size = tree_size(site)
