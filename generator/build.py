@@ -49,6 +49,8 @@ def build(options: BuildOptions, keep: Callable[[Derived], None] | None = None,
 
     theme = theme_of(options)
     check_output_folder(options.output, options.content)
+    if options.cache is not None:
+        check_cache_folder(options.cache, options.content, options.output)
     inputs = inputs_of(options, theme)
     report.content = inputs.content
     if still_as_built(Path(options.output), inputs.token):
@@ -138,6 +140,15 @@ def _place(source: str, dest: Path) -> None:
             shutil.copyfile(source, dest)
         except OSError as exc:
             raise OutputError(f"cannot read the theme file {source}: {exc.strerror or exc}") from exc
+
+
+def check_cache_folder(cache: Path, content: Path, output: Path) -> None:
+    """Refuse a build cache inside the content or the output folder: its writes would be
+    changes of the content (a rebuild after each build) or files of the site."""
+    cache = Path(cache).resolve()
+    for folder, what in ((Path(content).resolve(), "content"), (Path(output).resolve(), "output")):
+        if cache == folder or folder in cache.parents:
+            raise OutputError(f"the build cache {cache} must not be inside the {what} folder {folder}")
 
 
 def check_output_folder(output: Path, content: Path) -> None:

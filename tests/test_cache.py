@@ -177,3 +177,7 @@ def test_the_cli_caches_beside_the_content_unless_told_not_to(content, tmp_path)
     assert result.exit_code == 1 and "does not look like a build cache" in result.output
     assert (precious / "notes.txt").is_file()
     assert runner.invoke(main, ["clean", "--cache-dir", str(elsewhere)]).exit_code == 0 and not elsewhere.exists()
+    for inside in (content.root / ".cache", tmp_path / "d" / "cache"):  # the content's or the output's
+        result = runner.invoke(main, ["build", "--content", str(content.root), "--output", str(tmp_path / "d"),
+                                      "-q", "--cache-dir", str(inside)])
+        assert result.exit_code == 1 and "must not be inside" in result.output and not inside.exists()
