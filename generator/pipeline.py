@@ -80,6 +80,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
     templates, static, lunr_js = sources.templates, sources.static, sources.lunr_js
     if reuse is not None and reuse.inputs == inputs.content:
         derived = reuse
+        report.warnings.extend(derived.site.warnings)  # said again, as a build that derived would
         report.notes.extend(export_notes(derived.citations))
         lap("reuse")
     else:
