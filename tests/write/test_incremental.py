@@ -134,7 +134,7 @@ def test_templates_static_files_and_options_are_inputs_too(content, tmp_path, ch
         page.write_text(page.read_text(encoding="utf-8").replace("{% endblock %}", "<p>Changed.</p>{% endblock %}"),
                         encoding="utf-8")
     elif change == "static file":
-        (static / "css" / "site.css").write_text("body { color: red; }\n", encoding="utf-8")
+        (static / "css" / "site.css").write_text(RED, encoding="utf-8")
     else:
         options = BuildOptions(content=content.root, output=out, templates=templates, static=static,
                                base_url="/catalog/")
@@ -144,20 +144,24 @@ def test_templates_static_files_and_options_are_inputs_too(content, tmp_path, ch
                         base_url=options.base_url)
 
 
-def theme_copy(tmp_path: Path) -> tuple[Path, Path]:
+RED = "body { color: red; }\n"  # a static edit
+
+
+def built_with_own_theme(content, tmp_path: Path) -> tuple[BuildOptions, Path, Path]:
+    """The content built with a copy of the theme (options, templates, static)."""
     templates, static = tmp_path / "templates", tmp_path / "static"
     shutil.copytree(PROJECT / "templates", templates)
     shutil.copytree(PROJECT / "static", static)
-    return templates, static
+    options = BuildOptions(content=content.root, output=tmp_path / "site", templates=templates, static=static)
+    build(options)
+    return options, templates, static
 
 
 def test_a_static_change_alone_copies_static_files_and_keeps_every_other_file(content, tmp_path):
-    templates, static = theme_copy(tmp_path)
-    out = tmp_path / "site"
-    options = BuildOptions(content=content.root, output=out, templates=templates, static=static)
-    build(options)
+    options, templates, static = built_with_own_theme(content, tmp_path)
+    out = options.output
     before = stats_of(out)
-    (static / "css" / "site.css").write_text("body { color: red; }\n", encoding="utf-8")
+    (static / "css" / "site.css").write_text(RED, encoding="utf-8")
     (static / "js" / "sort.js").unlink()
     (static / "img").mkdir()
     (static / "img" / "logo.svg").write_text("<svg/>", encoding="utf-8")
@@ -167,7 +171,7 @@ def test_a_static_change_alone_copies_static_files_and_keeps_every_other_file(co
     after = stats_of(out)
     kept = {p for p in before if not p.startswith("static/") and p != MARKER}
     assert kept and {p: after[p] for p in kept} == {p: before[p] for p in kept}  # not even rewritten
-    assert (out / "static/css/site.css").read_text(encoding="utf-8") == "body { color: red; }\n"
+    assert (out / "static/css/site.css").read_text(encoding="utf-8") == RED
     assert not (out / "static/js/sort.js").exists() and (out / "static/img/logo.svg").is_file()
     assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
     assert build(options).up_to_date
@@ -178,13 +182,11 @@ def test_without_an_atomic_folder_exchange_a_static_change_relinks_the_rest(cont
     other file hard-linked, not rewritten) and swaps it in like any build."""
     import generator.write.writer as writer
 
-    templates, static = theme_copy(tmp_path)
-    out = tmp_path / "site"
-    options = BuildOptions(content=content.root, output=out, templates=templates, static=static)
-    build(options)
+    options, templates, static = built_with_own_theme(content, tmp_path)
+    out = options.output
     before = stats_of(out)
     monkeypatch.setattr(writer, "_exchange", lambda a, b: False)
-    (static / "css" / "site.css").write_text("body { color: red; }\n", encoding="utf-8")
+    (static / "css" / "site.css").write_text(RED, encoding="utf-8")
     report = build(options)
     assert report.static_only and report.files_changed == 1
     after = stats_of(out)
@@ -195,11 +197,9 @@ def test_without_an_atomic_folder_exchange_a_static_change_relinks_the_rest(cont
 def test_killed_between_the_folder_exchange_and_the_manifest_the_next_build_mends_it(content, tmp_path, monkeypatch):
     import generator.write.writer as writer
 
-    templates, static = theme_copy(tmp_path)
-    out = tmp_path / "site"
-    options = BuildOptions(content=content.root, output=out, templates=templates, static=static)
-    build(options)
-    (static / "css" / "site.css").write_text("body { color: red; }\n", encoding="utf-8")
+    options, templates, static = built_with_own_theme(content, tmp_path)
+    out = options.output
+    (static / "css" / "site.css").write_text(RED, encoding="utf-8")
 
     def killed(*args):
         raise KeyboardInterrupt  # as if the process died right after the exchange
@@ -208,7 +208,7 @@ def test_killed_between_the_folder_exchange_and_the_manifest_the_next_build_mend
     with pytest.raises(KeyboardInterrupt):
         build(options)
     monkeypatch.undo()
-    assert (out / "static/css/site.css").read_text(encoding="utf-8") == "body { color: red; }\n"
+    assert (out / "static/css/site.css").read_text(encoding="utf-8") == RED
     assert not build(options).up_to_date  # the manifest does not list the new static files
     assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
     assert build(options).up_to_date
@@ -216,18 +216,13 @@ def test_killed_between_the_folder_exchange_and_the_manifest_the_next_build_mend
 
 @pytest.mark.parametrize("also", ["a page of the output edited", "a page of the output deleted", "content"])
 def test_a_static_change_with_anything_else_is_a_full_build(content, tmp_path, also):
-    templates, static = theme_copy(tmp_path)
-    out = tmp_path / "site"
-    options = BuildOptions(content=content.root, output=out, templates=templates, static=static)
-    build(options)
-    (static / "css" / "site.css").write_text("body { color: red; }\n", encoding="utf-8")
-    page = out / "papers" / "a-paper-on-graphs" / "index.html"
-    if also == "a page of the output edited":
-        page.write_text("defaced", encoding="utf-8")
-    elif also == "a page of the output deleted":
-        page.unlink()
-    else:
+    options, templates, static = built_with_own_theme(content, tmp_path)
+    out = options.output
+    (static / "css" / "site.css").write_text(RED, encoding="utf-8")
+    if also == "content":
         content.add_paper("a-paper-on-graphs", title="A Paper on Graphs, Revised")
+    else:
+        tamper_with(out / "papers" / "a-paper-on-graphs" / "index.html", also.split()[-1])
     report = build(options)
     assert not report.static_only and "load" in report.seconds
     assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
@@ -237,10 +232,14 @@ def test_a_template_change_renders_the_data_an_earlier_build_derived(content, tm
     """``build --serve`` hands the last build's ``Derived`` back (``reuse``): after a template
     change it is rendered again without loading or deriving; after a content change it is
     not used."""
-    templates, static = theme_copy(tmp_path)
-    out = tmp_path / "site"
-    options = BuildOptions(content=content.root, output=out, templates=templates, static=static)
     kept: list = []
+    options, templates, static = built_with_own_theme(content, tmp_path)
+    out = options.output
+    kept.append(None)
+    build(options, keep=kept.append)  # nothing changed: nothing derived, nothing kept
+    assert kept == [None]
+    kept.clear()
+    shutil.rmtree(out)
     build(options, keep=kept.append)
     page = templates / "404.html"
     page.write_text(page.read_text(encoding="utf-8").replace("{% endblock %}", "<p>Changed.</p>{% endblock %}"),
@@ -256,18 +255,21 @@ def test_a_template_change_renders_the_data_an_earlier_build_derived(content, tm
     assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
 
 
+def tamper_with(page: Path, how: str) -> None:
+    """Someone changed the output: a page "edited", "deleted" or "replaced by a folder"."""
+    if how == "edited":
+        page.write_text("defaced", encoding="utf-8")
+    else:
+        page.unlink()
+        if how != "deleted":
+            page.mkdir()
+
+
 @pytest.mark.parametrize("tamper", ["edited", "deleted", "replaced by a folder"])
 def test_an_output_someone_changed_is_repaired_even_when_no_input_changed(content, tmp_path, tamper):
     out = tmp_path / "site"
     build(BuildOptions(content=content.root, output=out))
-    page = out / "papers" / "a-paper-on-graphs" / "index.html"
-    if tamper == "edited":
-        page.write_text("defaced", encoding="utf-8")
-    elif tamper == "deleted":
-        page.unlink()
-    else:
-        page.unlink()
-        page.mkdir()
+    tamper_with(out / "papers" / "a-paper-on-graphs" / "index.html", tamper)
     report = build(BuildOptions(content=content.root, output=out))
     assert not report.up_to_date
     assert_same_as_cold(content.root, out, tmp_path)
