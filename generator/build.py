@@ -68,8 +68,6 @@ def build(options: BuildOptions, keep: Callable[[Derived], None] | None = None,
         if before is not None and (before.content, before.templates) == (inputs.content, inputs.templates):
             if refresh_static(options, sources, inputs.token, report, lap):
                 return report
-        if reuse is not None and reuse.inputs != inputs.content:
-            reuse = None
         generate(options, sources, inputs, report, lap, keep, reuse)
     return report
 
