@@ -243,6 +243,25 @@ def test_fast_pages_are_put_back_when_the_rebuild_fails_unexplained(preview, gat
     assert files_of(preview.options.output) == last_good
 
 
+def test_a_rebuild_failing_on_a_save_not_yet_reported_keeps_the_fast_pages(preview, monkeypatch):
+    """The rebuild read a file saved after it began (half-written, or broken) before the
+    watcher reported that save: the failure is no reason to take the fast page back; the
+    rebuild the save brings decides."""
+    content = preview.content
+    path = content.add_paper("a-paper-on-graphs", title="Message Passing, Retitled")
+    real = serve.run_build
+
+    def broken_meanwhile(*args, **kwargs):
+        content.add_paper("a-paper-on-graphs", "---\ntitle: [broken\n---\n")  # not reported (yet)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(serve, "run_build", broken_meanwhile)
+    preview.edit(path)
+    preview.settle()
+    assert preview.took_fast == [True]
+    assert "Message Passing, Retitled" in preview.page("a-paper-on-graphs")
+
+
 def test_the_fast_page_carries_the_rebuilds_bibtex_key(preview, gated, tmp_path):
     """Keys are unique in the catalog (a suffix on a clash): the fast page computes its own
     from the papers it can clash with, so it is the rebuild's."""

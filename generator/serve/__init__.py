@@ -27,7 +27,7 @@ from typing import Callable
 
 import click
 
-from ..build import build
+from ..build import build, inputs_of
 from ..errors import ContentError, OutputError
 from ..options import BuildOptions, BuildReport, theme_of
 from ..write.freshness import VERSION_CONTROL
@@ -79,6 +79,7 @@ class Rebuilder:
 
     def _build_once(self) -> None:
         seq = self.fast.build_started() if self.fast is not None else 0
+        content = inputs_of(self.options).content if self.fast is not None else ""
         built: list[tuple[BuildReport, object]] = []
         snapshot = self.fast.snapshot if self.fast is not None else None
         ok = run_build(self.options, self.quiet, built=lambda report, derived: built.append((report, derived)),
@@ -89,7 +90,7 @@ class Rebuilder:
             report, derived = built[0] if built else (None, None)
             self.fast.build_done(seq, report, derived)  # type: ignore[arg-type]
         else:
-            self.fast.build_failed()
+            self.fast.build_failed(content)
 
 
 class Watcher:

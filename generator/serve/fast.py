@@ -359,9 +359,14 @@ class FastPath:
             self.snapshot = snapshot
             self.edits = {slug: edit for slug, edit in self.edits.items() if edit[0] > seq}
 
-    def build_failed(self) -> None:
+    def build_failed(self, content: str | None = None) -> None:
         """A rebuild failed: unless a broken save explains it, put back the pages of the last
-        good site that the fast path replaced."""
+        good site that the fast path replaced. ``content``: the content's fingerprint when the
+        rebuild began; if it changed since, a save the watcher may not have reported yet (a
+        file the rebuild read half-written, or broken) can explain the failure, and the
+        rebuild that save brings decides."""
+        if content is not None and inputs_of(self.options).content != content:
+            return
         with self.lock:
             if self.invalid or self.unshown:
                 return
