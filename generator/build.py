@@ -68,7 +68,7 @@ def build(options: BuildOptions, keep: Callable[[Derived], None] | None = None,
         if before is not None and (before.content, before.templates) == (inputs.content, inputs.templates):
             if refresh_static(options, sources, inputs.token, report, lap):
                 return report
-        generate(options, sources, inputs, report, lap, keep, reuse)
+        generate(options, sources, inputs, report, lap, keep, reuse, before.content if before else "")
     return report
 
 

@@ -71,14 +71,17 @@ def prepare(options: BuildOptions, report: BuildReport, lap: Callable[[str], Non
 
 def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: BuildReport,
              lap: Callable[[str], None], keep: Callable[[Derived], None] | None = None,
-             reuse: Derived | None = None) -> None:
+             reuse: Derived | None = None, output_content: str = "") -> None:
     """Build the site of ``options.content`` into ``options.output``; fills in ``report``.
     ``inputs``: the fingerprints of the inputs, kept in the output's manifest; ``keep``, if
     given, receives the build's ``Derived`` data once the new site is in place; ``reuse``:
     data derived from this very content (its ``inputs`` are ``inputs.content``) by an earlier
-    build, rendered again instead of deriving it anew."""
+    build, rendered again instead of deriving it anew. When the output, too, was built from
+    this content (``output_content``, its manifest's), its search files and exports, which
+    no template shapes, are kept as they are."""
     templates, static, lunr_js = sources.templates, sources.static, sources.lunr_js
-    if reuse is not None and reuse.inputs == inputs.content:
+    reused = reuse is not None and reuse.inputs == inputs.content
+    if reuse is not None and reused:
         derived = reuse
         report.warnings.extend(derived.site.warnings)  # said again, as a build that derived would
         report.notes.extend(export_notes(derived.citations))
@@ -116,11 +119,15 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
             return 0
         return task
 
-    tasks: list[Task] = [write_files(lambda: build_search(site).items()),
-                         write_files(lambda: iter_exports(site, citations))]
-    tasks += [render_pages(pages[i:i + PAGES_PER_TASK]) for i in range(0, total, PAGES_PER_TASK)]
     jobs = options.jobs if options.jobs is not None else default_jobs(total)
     with frozen_heap(), atomic_output(options.output, fingerprint=inputs.token) as out:
+        tasks: list[Task] = [write_files(lambda: build_search(site).items()),
+                             write_files(lambda: iter_exports(site, citations))]
+        if reused and output_content == inputs.content:
+            page_paths = {page.output_path for page in pages}
+            if out.keep_previous(lambda path: path not in page_paths and not path.startswith(STATIC + "/")):
+                tasks = []  # the search files and exports of the same content, as they are
+        tasks += [render_pages(pages[i:i + PAGES_PER_TASK]) for i in range(0, total, PAGES_PER_TASK)]
         run_tasks(tasks, out, jobs, progress)
         out.copy_tree(static, STATIC)
         out.copy_file(lunr_js, f"{STATIC}/{LUNR_JS_OUTPUT}")

@@ -4,6 +4,7 @@ not change are hard-linked from the current output instead, keeping their inode 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
@@ -105,16 +106,25 @@ class SiteWriter:
         return False
 
     def keep_previous(self, wanted: Callable[[str], bool]) -> bool:
-        """Hard-link every ``wanted`` file the current output's manifest lists, unchanged;
-        False as soon as one is not as listed (edited, gone, or not linkable)."""
-        for key in self.listed:
-            if not wanted(key):
-                continue
-            old = self.previous.get(key)
-            if old is None:
-                return False
+        """Hard-link every ``wanted`` file the current output's manifest lists, unchanged; all
+        or nothing: False, with none of them kept, when one is not as listed (edited, gone,
+        or not linkable)."""
+        keys = [key for key in self.listed if wanted(key)]
+        if any(key not in self.previous for key in keys):
+            return False
+        kept: list[str] = []
+        for key in keys:
+            old = self.previous[key]
             self._claim(key)
-            if not self._link(old, self._target(key, key.split("/"))):
+            kept.append(key)
+            target = self._target(key, key.split("/"))
+            if not self._link(old, target):
+                for done in kept:  # undo: the caller writes these files itself
+                    del self.written[done.casefold()]
+                    self.records.pop(done, None)
+                    with contextlib.suppress(OSError):
+                        os.unlink(self.root.joinpath(*done.split("/")))
+                self.bytes_written -= sum(self.previous[k].size for k in kept[:-1])
                 return False
             self.records[key] = old
             self.bytes_written += old.size

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from generator import pipeline
 from generator.build import BuildOptions, build
 from generator.errors import OutputError
 from generator.write.manifest import MARKER, read_manifest
@@ -228,7 +229,7 @@ def test_a_static_change_with_anything_else_is_a_full_build(content, tmp_path, a
     assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
 
 
-def test_a_template_change_renders_the_data_an_earlier_build_derived(content, tmp_path):
+def test_a_template_change_renders_the_data_an_earlier_build_derived(content, tmp_path, monkeypatch):
     """``build --serve`` hands the last build's ``Derived`` back (``reuse``): after a template
     change it is rendered again without loading or deriving; after a content change it is
     not used."""
@@ -244,9 +245,19 @@ def test_a_template_change_renders_the_data_an_earlier_build_derived(content, tm
     page = templates / "404.html"
     page.write_text(page.read_text(encoding="utf-8").replace("{% endblock %}", "<p>Changed.</p>{% endblock %}"),
                     encoding="utf-8")
+    searches, real_search = [], pipeline.build_search
+    monkeypatch.setattr(pipeline, "build_search", lambda site: searches.append(site) or real_search(site))
     report = build(options, keep=kept.append, reuse=kept[-1])
     assert "reuse" in report.seconds and "load" not in report.seconds and "derive" not in report.seconds
     assert report.files_changed == 1 and kept[-1] is kept[0]
+    assert searches == []  # no template shapes the search files or exports: kept as they were
+    assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
+    # ... unless the output's copies are not what the manifest lists: then they are made again
+    (out / "search" / "meta.json").write_text("{}", encoding="utf-8")
+    page.write_text(page.read_text(encoding="utf-8").replace("Changed.", "Changed twice."), encoding="utf-8")
+    searches.clear()  # (the cold build above made its own)
+    build(options, keep=kept.append, reuse=kept[0])
+    assert len(searches) == 1
     assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
     content.add_paper("a-paper-on-graphs", title="A Paper on Graphs, Revised")
     page.write_text(page.read_text(encoding="utf-8").replace("Changed.", "Changed again."), encoding="utf-8")

@@ -183,3 +183,27 @@ def test_a_swap_cut_short_without_renameat2_is_undone_by_the_next_build(tmp_path
     out.rename(aside)
     remove_stale_folders(out)
     assert (out / "index.html").read_text() == "the old site" and not aside.exists()
+
+
+def test_keeping_the_previous_files_is_all_or_nothing(tmp_path):
+    """``keep_previous`` links every wanted file or, if one changed since the output was
+    scanned, none: nothing of the others stays claimed, linked or counted."""
+    from generator.write.manifest import read_manifest, scan_output
+    from generator.write.staging import SiteWriter
+
+    out = tmp_path / "site"
+    with atomic_output(out, fingerprint="test") as w:
+        for name in ("a.json", "b.json", "c.json", "page.html"):
+            w.write_text(name, name * 100)
+    manifest = read_manifest(out)
+    on_disk = scan_output(out)
+    intact = {p: r for p, r in manifest.files.items() if on_disk.get(p) == (r.size, r.mtime_ns)}
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    writer = SiteWriter(staging, intact, out, tuple(manifest.files))
+    (out / "c.json").write_text("edited after the scan", encoding="utf-8")
+    assert not writer.keep_previous(lambda path: path.endswith(".json"))
+    assert writer.records == {} and writer.written == {} and writer.bytes_written == 0
+    assert not any(p.is_file() for p in staging.rglob("*"))
+    writer.write_text("a.json", "new")  # the caller writes them itself: no path is taken
+    assert writer.keep_previous(lambda path: path == "b.json") and set(writer.records) == {"a.json", "b.json"}
