@@ -115,9 +115,12 @@ def test_the_preview_server_watches_override_folders_that_appear(content, tmp_pa
         base = f"http://127.0.0.1:{port}/"
         assert "Page not found" in wait_for(lambda: fetch(base + "404.html"))
         override(project, "templates/404.html", NOT_FOUND)
-        assert wait_for(lambda: "Lost on our shelf" in fetch(base + "404.html"))
-        override(project, "static/css/site.css", CSS)
-        assert wait_for(lambda: fetch(base + "static/css/site.css") == CSS)
+        try:
+            assert wait_for(lambda: "Lost on our shelf" in fetch(base + "404.html"))
+            override(project, "static/css/site.css", CSS)
+            assert wait_for(lambda: fetch(base + "static/css/site.css") == CSS)
+        except AssertionError as exc:  # what the server said, to tell a slow machine from a bug
+            raise AssertionError(f"{exc}; the server printed:\n{''.join(output.lines)}") from None
     finally:
         proc.terminate()
         proc.wait(timeout=10)
