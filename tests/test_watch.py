@@ -149,3 +149,28 @@ def test_a_file_replaced_while_it_is_sent_is_sent_as_it_was_read(tmp_path):
     assert size == len(b"the page before the rebuild")
     assert handler.get_content(handler.absolute_path) == b"the page before the rebuild"
     assert handler.get_content(handler.absolute_path, 4, 8) == b"page"  # a range request
+
+
+def test_when_file_events_fail_the_watcher_polls(tmp_path, monkeypatch, capsys):
+    """A system out of file watches (inotify's limits) must not leave the preview deaf."""
+    import watchfiles
+
+    real = watchfiles.watch
+
+    def limited(*paths, force_polling=None, **kwargs):
+        if not force_polling:
+            raise OSError(28, "OS file watch limit reached")
+        return real(*paths, force_polling=force_polling, poll_delay_ms=50, **kwargs)
+
+    monkeypatch.setattr(watchfiles, "watch", limited)
+    content = tmp_path / "content"
+    (content / "papers").mkdir(parents=True)
+    watcher, seen = watching(tmp_path, [content])
+    try:
+        time.sleep(0.3)
+        (content / "papers" / "p.md").write_text("x")
+        seen.wait(1)
+        assert any(path.endswith("p.md") for path in seen.batches[0])
+    finally:
+        watcher.close()
+    assert "polling them instead" in capsys.readouterr().err

@@ -130,21 +130,30 @@ class Watcher:
 
         existing = self._existing()
         appeared: list[str] = []  # roots that came or went, told once the watch covers them
+        polling = None  # None: file events where the system has them (watchfiles decides)
         while not self.stop.is_set():
             if existing:
                 # The watch also wakes every ROOTS_SECONDS without changes, to look at the roots.
                 # Its first wake comes once it watches: a file written into a new folder before
                 # then is in the rebuild that the folder's arrival starts only now.
-                for changes in watchfiles.watch(*existing, watch_filter=lambda _c, p: self._wanted(p),
-                                                step=STEP_MS, stop_event=self.stop,
-                                                rust_timeout=int(ROOTS_SECONDS * 1000), yield_on_timeout=True,
-                                                raise_interrupt=False, ignore_permission_denied=True):
-                    paths = appeared + sorted({path for _change, path in changes})
-                    appeared = []
-                    if paths:
-                        self.on_change(paths)
-                    if self._existing() != existing:
-                        break
+                try:
+                    for changes in watchfiles.watch(*existing, watch_filter=lambda _c, p: self._wanted(p),
+                                                    step=STEP_MS, stop_event=self.stop, force_polling=polling,
+                                                    rust_timeout=int(ROOTS_SECONDS * 1000), yield_on_timeout=True,
+                                                    raise_interrupt=False, ignore_permission_denied=True):
+                        paths = appeared + sorted({path for _change, path in changes})
+                        appeared = []
+                        if paths:
+                            self.on_change(paths)
+                        if self._existing() != existing:
+                            break
+                except (OSError, RuntimeError) as exc:  # e.g. the system's limit of file watches
+                    if polling:
+                        raise
+                    click.echo(f"Warning: watching the sources for changes failed ({exc}); polling them instead",
+                               err=True)
+                    polling = True
+                    continue
             else:
                 self.stop.wait(ROOTS_SECONDS)
             now = self._existing()
