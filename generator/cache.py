@@ -5,7 +5,9 @@ content file's front matter (YAML) and rendering each paper's title and abstract
 LaTeX to MathML). ``cached_map`` looks such results up by a digest of everything they
 depend on (the input itself, the generator's code, the Python and library versions), runs
 only what is missing (on every core, as ``parallel.parallel_map``), and keeps the new
-results. A hit is the very value a fresh computation would give, so a cached build writes
+results. ``cached_call`` does the same for one value of the whole catalog (the related
+papers, which only the papers' texts and tags decide: an edit of authors or venue reuses
+them). A hit is the very value a fresh computation would give, so a cached build writes
 exactly what a build without the cache writes.
 
 The cache is one SQLite file, ``<folder>/cache-<SCHEMA>.sqlite``, by default in
@@ -175,6 +177,20 @@ def cache_used(cache: BuildCache | None) -> Iterator[None]:
         yield
     finally:
         _current.reset(token)
+
+
+def cached_call(kind: str, func: Callable[[], R], parts: Sequence[object]) -> R:
+    """``func()``, looked up in the build's cache first by ``kind`` and ``parts``: everything
+    besides the generator's code that it depends on (one value for the whole catalog)."""
+    cache = _current.get()
+    if cache is None:
+        return func()
+    key = cache.key(kind, parts)
+    hit, value = cache.get(kind, key)
+    if not hit:
+        value = func()
+        cache.put(kind, key, value)
+    return value
 
 
 def cached_map(kind: str, func: Callable[[T], R], items: Sequence[T], parts: Callable[[T], Sequence[object]]) -> list[R]:

@@ -81,7 +81,8 @@ def test_entries_of_papers_gone_are_dropped(content, tmp_path):
     build(options)
     with sqlite3.connect(build_cache.cache_file(folder)) as db:
         after = dict(db.execute("SELECT kind, count(*) FROM entries GROUP BY kind").fetchall())
-    assert before == {"front matter": 3, "paper text": 2} and after == {"front matter": 2, "paper text": 1}
+    assert before == {"front matter": 3, "paper text": 2, "related papers": 1}
+    assert after == {"front matter": 2, "paper text": 1, "related papers": 1}  # the new lists only
 
 
 @pytest.mark.parametrize("damage", ["garbage file", "empty file", "foreign database", "damaged entries"])
@@ -181,3 +182,21 @@ def test_the_cli_caches_beside_the_content_unless_told_not_to(content, tmp_path)
         result = runner.invoke(main, ["build", "--content", str(content.root), "--output", str(tmp_path / "d"),
                                       "-q", "--cache-dir", str(inside)])
         assert result.exit_code == 1 and "must not be inside" in result.output and not inside.exists()
+
+
+def test_related_papers_are_computed_again_only_when_texts_or_tags_change(content, tmp_path, monkeypatch):
+    computed = []
+    real = views.related_indices
+    monkeypatch.setattr(views, "related_indices", lambda *a, **k: computed.append(1) or real(*a, **k))
+    options = BuildOptions(content=content.root, output=tmp_path / "site", cache=tmp_path / "cache")
+    build(options)
+    assert len(computed) == 1
+    content.add_paper("a-paper-on-graphs", authors=("Grace Hopper",))  # authors only: the same lists
+    build(options)
+    assert len(computed) == 1
+    assert files_of(tmp_path / "site") == cold(content, tmp_path)
+    computed.clear()
+    content.add_paper("a-paper-on-graphs", authors=("Grace Hopper",), tags=("optimization",))
+    build(options)
+    assert len(computed) == 1
+    assert files_of(tmp_path / "site") == cold(content, tmp_path)

@@ -18,7 +18,7 @@ from typing import Iterable, Mapping
 from markupsafe import Markup
 
 from ..content.model import Catalog, Link, Paper, Person, Tag, Venue
-from ..cache import cached_map
+from ..cache import cached_call, cached_map
 from .related import related_indices
 from .people import Profile, author_slugs, profile, spellings_of, unmatched_people
 from .urls import SCHOLAR_NAME, SCHOLAR_SEARCH, author_page, paper_page, scholar_search, tag_page, venue_page
@@ -385,8 +385,11 @@ def fold_authors(authors: tuple[AuthorRef, ...]) -> tuple[tuple[AuthorRef, ...],
 
 
 def _related(views: tuple[PaperView, ...]) -> dict[str, tuple[PaperView, ...]]:
-    indices = related_indices([(v.title_plain, v.abstract_plain) for v in views],
-                              tags=[v.paper.tags for v in views])
+    texts = [(v.title_plain, v.abstract_plain) for v in views]
+    tags = [v.paper.tags for v in views]
+    # The texts and tags alone decide (in this order): an edit of authors, venue or links
+    # finds the lists in the build cache.
+    indices = cached_call("related papers", lambda: related_indices(texts, tags=tags), (texts, tags))
     return {view.slug: tuple(views[j] for j in found) for view, found in zip(views, indices)}
 
 
