@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..errors import OutputError
-from .manifest import MARKER, Manifest, read_manifest, scan_output
+from .manifest import MARKER, FileRecord, Manifest, read_manifest, scan_output
 from .staging import SiteWriter
 
 
@@ -50,18 +50,12 @@ def atomic_output(output: Path, fingerprint: str = "") -> Iterator[SiteWriter]:
         raise OutputError(f"output path exists and is not a folder: {output}")
     if output == Path(output.anchor) or output == Path.home():
         raise OutputError(f"refusing to use {output} as the output folder")
-    try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        remove_stale_folders(output)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.building-{os.getpid()}-", dir=output.parent))
-    except OSError as exc:
-        raise OutputError(f"cannot create a folder beside {output}: {exc.strerror or exc}") from exc
+    tmp = _staging_beside(output)
     try:
         mode = _take_group_of(output, tmp)
         manifest = read_manifest(output) if output.is_dir() else None
         on_disk = scan_output(output) if manifest is not None else {}
-        intact = {} if manifest is None else {
-            path: r for path, r in manifest.files.items() if on_disk.get(path) == (r.size, r.mtime_ns)}
+        intact = _intact(manifest.files, on_disk) if manifest is not None else {}
         writer = SiteWriter(tmp, intact, output, tuple(manifest.files) if manifest is not None else ())
         yield writer
         try:
@@ -103,19 +97,13 @@ def atomic_folder(output: Path, folder: str, fingerprint: str) -> Iterator[SiteW
     if manifest is None:
         raise Unkept(f"no site in {output} to keep")
     prefix = folder + "/"
-    on_disk = scan_output(output)
+    intact = _intact(manifest.files, scan_output(output))
     kept = {path: r for path, r in manifest.files.items() if not path.startswith(prefix)}
-    if any(on_disk.get(path) != (r.size, r.mtime_ns) for path, r in kept.items()):
+    if any(path not in intact for path in kept):
         raise Unkept(f"{output} is not what its manifest lists")
+    tmp = _staging_beside(output)
     try:
-        remove_stale_folders(output)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.building-{os.getpid()}-", dir=output.parent))
-    except OSError as exc:
-        raise OutputError(f"cannot create a folder beside {output}: {exc.strerror or exc}") from exc
-    try:
-        intact = {path: r for path, r in manifest.files.items()
-                  if path.startswith(prefix) and on_disk.get(path) == (r.size, r.mtime_ns)}
-        writer = SiteWriter(tmp, intact, output)
+        writer = SiteWriter(tmp, {path: r for path, r in intact.items() if path.startswith(prefix)}, output)
         (tmp / folder).mkdir()
         yield writer
         if any(not path.startswith(prefix) for path in writer.records):
@@ -137,6 +125,21 @@ def atomic_folder(output: Path, folder: str, fingerprint: str) -> Iterator[SiteW
     finally:
         with _interrupts_deferred():
             _remove_tree(tmp)
+
+
+def _staging_beside(output: Path) -> Path:
+    """A fresh temporary folder beside ``output`` (after removing those of dead builds)."""
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_folders(output)
+        return Path(tempfile.mkdtemp(prefix=f".{output.name}.building-{os.getpid()}-", dir=output.parent))
+    except OSError as exc:
+        raise OutputError(f"cannot create a folder beside {output}: {exc.strerror or exc}") from exc
+
+
+def _intact(files: dict[str, FileRecord], on_disk: dict[str, tuple[int, int]]) -> dict[str, FileRecord]:
+    """The records of ``files`` that the disk still matches (size and mtime)."""
+    return {path: r for path, r in files.items() if on_disk.get(path) == (r.size, r.mtime_ns)}
 
 
 def _take_group_of(output: Path, tmp: Path) -> int:
