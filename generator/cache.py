@@ -182,15 +182,7 @@ def cache_used(cache: BuildCache | None) -> Iterator[None]:
 def cached_call(kind: str, func: Callable[[], R], parts: Sequence[object]) -> R:
     """``func()``, looked up in the build's cache first by ``kind`` and ``parts``: everything
     besides the generator's code that it depends on (one value for the whole catalog)."""
-    cache = _current.get()
-    if cache is None:
-        return func()
-    key = cache.key(kind, parts)
-    hit, value = cache.get(kind, key)
-    if not hit:
-        value = func()
-        cache.put(kind, key, value)
-    return value
+    return cached_map(kind, lambda _: func(), [None], lambda _: parts)[0]
 
 
 def cached_map(kind: str, func: Callable[[T], R], items: Sequence[T], parts: Callable[[T], Sequence[object]]) -> list[R]:

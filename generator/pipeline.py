@@ -80,8 +80,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
     this content (``output_content``, its manifest's), its search files and exports, which
     no template shapes, are kept as they are."""
     templates, static, lunr_js = sources.templates, sources.static, sources.lunr_js
-    reused = reuse is not None and reuse.inputs == inputs.content
-    if reuse is not None and reused:
+    if reuse is not None and reuse.inputs == inputs.content:
         derived = reuse
         report.warnings.extend(derived.site.warnings)  # said again, as a build that derived would
         report.notes.extend(export_notes(derived.citations))
@@ -123,7 +122,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
     with frozen_heap(), atomic_output(options.output, fingerprint=inputs.token) as out:
         tasks: list[Task] = [write_files(lambda: build_search(site).items()),
                              write_files(lambda: iter_exports(site, citations))]
-        if reused and output_content == inputs.content:
+        if derived is reuse and output_content == inputs.content:
             page_paths = {page.output_path for page in pages}
             if out.keep_previous(lambda path: path not in page_paths and not path.startswith(STATIC + "/")):
                 tasks = []  # the search files and exports of the same content, as they are
