@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 from .errors import OutputError
 from .options import LUNR_JS_OUTPUT, BuildOptions, BuildReport, Sources, Theme, theme_of
-from .write.freshness import VERSION_CONTROL, Inputs, build_inputs
+from .write.freshness import VERSION_CONTROL, Inputs, build_inputs, content_fingerprint
 from .write.manifest import MARKER, built_from, still_as_built
 from .write.writer import remove_stale_folders
 
@@ -72,10 +72,14 @@ def build(options: BuildOptions, keep: Callable[[Derived], None] | None = None,
     return report
 
 
-def inputs_of(options: BuildOptions, theme: Theme | None = None) -> Inputs:
+def inputs_of(options: BuildOptions, theme: Theme) -> Inputs:
     """The fingerprints of what a build of ``options`` reads (``freshness.Inputs``)."""
-    theme = theme or theme_of(options)
     return build_inputs(options.content, theme.template_inputs, theme.static_inputs, [options.base_url])
+
+
+def content_inputs(options: BuildOptions) -> str:
+    """``inputs_of(options).content`` alone: what the derived data depend on."""
+    return content_fingerprint(options.content, [options.base_url])
 
 
 @contextmanager

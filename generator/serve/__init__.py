@@ -27,7 +27,7 @@ from typing import Callable
 
 import click
 
-from ..build import build, inputs_of
+from ..build import build, content_inputs
 from ..errors import ContentError, OutputError
 from ..options import BuildOptions, BuildReport, theme_of
 from ..write.freshness import VERSION_CONTROL
@@ -79,7 +79,7 @@ class Rebuilder:
 
     def _build_once(self) -> None:
         seq = self.fast.build_started() if self.fast is not None else 0
-        content = inputs_of(self.options).content if self.fast is not None else ""
+        content = content_inputs(self.options) if self.fast is not None else ""
         built: list[tuple[BuildReport, object]] = []
         snapshot = self.fast.snapshot if self.fast is not None else None
         ok = run_build(self.options, self.quiet, built=lambda report, derived: built.append((report, derived)),

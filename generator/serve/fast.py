@@ -48,7 +48,7 @@ from typing import Callable
 import click
 from jinja2 import TemplateError
 
-from ..build import inputs_of, theme_sources
+from ..build import content_inputs, theme_sources
 from ..content.loader import abstract_key, read_papers, title_key
 from ..content.model import Catalog, Paper
 from ..content.slugs import is_valid_slug
@@ -365,7 +365,7 @@ class FastPath:
         rebuild began; if it changed since, a save the watcher may not have reported yet (a
         file the rebuild read half-written, or broken) can explain the failure, and the
         rebuild that save brings decides."""
-        if content is not None and inputs_of(self.options).content != content:
+        if content is not None and content_inputs(self.options) != content:
             return
         with self.lock:
             if self.invalid or self.unshown:
@@ -385,7 +385,7 @@ class FastPath:
         """Derive the catalog for the fast path when the first build had nothing to do."""
         from ..pipeline import prepare
 
-        inputs = inputs_of(self.options).content  # taken before reading: a later edit changes it
+        inputs = content_inputs(self.options)  # taken before reading: a later edit changes it
         snapshot = Snapshot.of(prepare(self.options, BuildReport(), lambda _stage: None, inputs), seq)
         with self.lock:
             if self.snapshot is None:

@@ -94,9 +94,14 @@ class Inputs:
         return cls(*parts) if len(parts) == 3 else None
 
 
+def content_fingerprint(content: Path, settings: Iterable[object]) -> str:
+    """``Inputs.content``: the content folder, the generator and ``settings`` (the base URL)."""
+    return fingerprint([content], settings)
+
+
 def build_inputs(content: Path, templates: Iterable[Path], static: Iterable[Path], settings: Iterable[object]) -> Inputs:
     """The ``Inputs`` of a build: ``settings`` (such as the base URL) count as content."""
-    return Inputs(fingerprint([content], settings), fingerprint(templates, [], code=False),
+    return Inputs(content_fingerprint(content, settings), fingerprint(templates, [], code=False),
                   fingerprint(static, [], code=False))
 
 
