@@ -156,15 +156,24 @@ def retitle(path: Path, count: int) -> str:
     return f"Edited {count} "
 
 
+def catalog_copy(catalog: Path, prefix: str) -> tuple[Path, Path]:
+    """A temporary folder holding a copy of ``catalog`` as its ``content``: (folder, content)."""
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        shutil.copytree(catalog, work / "content")
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return work, work / "content"
+
+
 def measure(catalog: Path, edits: int, log: Path | None = None, settled: int | None = None,
             interval: float = 5.0) -> dict:
     """Start ``build --serve`` on a copy of ``catalog`` and time ``edits`` title edits (the
     first ``settled``, all by default, each waiting for its rebuild)."""
     settled = edits if settled is None else settled
-    work = Path(tempfile.mkdtemp(prefix="papershelf-serve-bench-"))
+    work, content = catalog_copy(catalog, "papershelf-serve-bench-")
     try:
-        content = work / "content"
-        shutil.copytree(catalog, content)
         for folder in ("templates", "static"):  # the catalog's own theme folders, empty for now
             (work / folder).mkdir()
         port = free_port()
@@ -269,12 +278,8 @@ def measure_fast_path(catalog: Path, edits: int) -> dict:
     from generator.options import BuildOptions
     from generator.serve.fast import FastPath
 
-    work = Path(tempfile.mkdtemp(prefix="papershelf-fast-bench-"))
+    work, content = catalog_copy(catalog, "papershelf-fast-bench-")
     try:
-        content = work / "content"
-        shutil.copytree(catalog, content)
-        for folder in ("templates", "static"):  # the catalog's own theme folders, empty for now
-            (work / folder).mkdir()
         options = BuildOptions(content=content, output=work / "site")
         fast = FastPath(options, lambda: None)
         started = time.perf_counter()
