@@ -280,7 +280,7 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
 
 
 def shard_of(slug: str, count: int) -> int:
-    """The reading-list data file that holds ``slug`` (``shardOf`` in static/js/reading-list.js)."""
+    """The reading-list data file that holds ``slug`` (``shardOf`` in static/js/reading-list-page.js)."""
     data = slug.encode("utf-16-le")
     h = 0
     for unit in struct.unpack(f"<{len(data) // 2}H", data):  # UTF-16 code units, as JavaScript sees them
