@@ -16,7 +16,9 @@ import ast
 import atexit
 import hashlib
 import inspect
+import json
 import os
+import re
 import shlex
 import shutil
 import tempfile
@@ -125,6 +127,15 @@ def record_slug(record: dict) -> str:
     from generator.outputs.search.shards import title_slug
 
     return record["s"] if "s" in record else title_slug(record["t"])
+
+
+def page_search_record(site: Path, slug: str) -> dict:
+    """The search record a paper's page carries (search.shards.page_record: what a search
+    result shows once the page is fetched), parsed from ``site``'s page of ``slug``."""
+    text = (site / "papers" / slug / "index.html").read_text(encoding="utf-8")
+    found = re.findall(r'<script type="application/json" id="search-record">(.*?)</script>', text, re.S)
+    assert len(found) == 1, slug
+    return json.loads(found[0])
 
 
 class ContentDir:

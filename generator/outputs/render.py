@@ -13,6 +13,7 @@ from typing import Any, Sequence
 from jinja2 import BytecodeCache, Environment, FileSystemLoader, StrictUndefined, pass_context
 from jinja2.bccache import Bucket
 from jinja2.runtime import Context
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from .. import __version__
@@ -22,6 +23,7 @@ from ..derive.views import AUTHORS_HIDDEN_MIN, AUTHORS_SHOWN, PaperView, SiteDat
 from .exports import ExportLink, page_downloads, page_feeds
 from ..content.model import LINK_LABELS
 from .pages import Page, SortRanks, sort_ranks
+from .search.shards import page_record
 
 
 class _CompiledTemplates(BytecodeCache):
@@ -63,6 +65,7 @@ def make_environment(templates_dir: Path) -> Environment:
     env.filters["feeds"] = feeds_filter
     env.filters["downloads"] = downloads_filter
     env.filters["reading_list_records"] = reading_list_records_filter
+    env.filters["search_record"] = search_record_filter
     return env
 
 
@@ -201,6 +204,12 @@ def feeds_filter(context: Context, page: Page) -> tuple[ExportLink, ...]:
 def downloads_filter(context: Context, page: Page) -> tuple[ExportLink, ...]:
     """``page|downloads``: bulk BibTeX and Atom feed of a venue, tag or the whole catalog."""
     return page_downloads(page, _citations(context))
+
+
+def search_record_filter(paper: PaperView) -> Markup:
+    """``paper|search_record``: what a search result shows of the paper once its page is
+    fetched (search.shards.page_record), as compact JSON safe inside <script>."""
+    return htmlsafe_json_dumps(page_record(paper), separators=(",", ":"), ensure_ascii=False)
 
 
 def reading_list_records_filter(papers: Sequence[PaperView]) -> dict[str, dict[str, Any]]:

@@ -13,7 +13,9 @@
 //                          [{name, slug, marks}], venue: {id, name, full, year},
 //                          presentation, provisional, tags: [{id, name}], snippet, pdf}
 //                          (pdf: the PDF's URL; null: none known, the item offers a
-//                          title search; undefined: not known here, neither is shown)
+//                          title search; undefined: not known here, neither is shown;
+//                          authors: null = not known yet (a search result whose paper's
+//                          page is still to come): a line kept for them, no COinS)
 //                          (snippet: undefined = no snippet part, null = still loading;
 //                          venue: null for a paper known only by its slug and title, whose
 //                          item says `unknown` where the authors go)
@@ -86,6 +88,13 @@
   // derive.views.fold_authors: a list folds after `shown` names when at least `hiddenMin` would fold.
   function fillAuthors(slots, authors, note) {
     var list = slots.authors, unknown = slots["authors-unknown"];
+    if (authors === null) { // still to come: an empty line keeps their place
+      drop(list);
+      unknown.textContent = "";
+      unknown.classList.remove("unknown");
+      unknown.setAttribute("data-loading", "true");
+      return;
+    }
     if (!authors.length) { drop(list); if (note) unknown.textContent = note; return; }
     drop(unknown);
     var proto = slots.author, separator = proto.nextSibling, more = slots.more;
@@ -195,7 +204,7 @@
       slots.save.setAttribute("data-slug", paper.slug);
       slots.save.setAttribute("data-title", paper.title);
     }
-    if (paper.venue) slots.coins.title = coins(paper, new URL(slots.title.href, location.href).href); // absolute
+    if (paper.venue && paper.authors) slots.coins.title = coins(paper, new URL(slots.title.href, location.href).href); // absolute
     else drop(slots.coins);
     return item;
   }

@@ -1,7 +1,7 @@
 /*
  * Papershelf search engine: queries the search files written by generator/outputs/search/
  * (an index split by term: a query fetches the dictionary and postings files of its words,
- * and the display records of the results on screen). Runs in a Web Worker
+ * and the titles of the results on screen; the rest of a result comes from its paper's page). Runs in a Web Worker
  * (search-worker.js), on the page as a fallback, and under Node for the parity tests.
  * Uses lunr.js 2.3.9 for its stemmer and stop words; the postings carry Lunr's weights.
  *
@@ -241,7 +241,7 @@
     this.dictLoaded = new Set(); // dictionary file numbers
     this.buckets = new Map(); // bucket -> entries [word, term or "", df, postings file]
     this.postings = new Map(); // term -> {refs, fields, values}
-    this.records = []; // ref -> display record, as chunks arrive
+    this.records = []; // ref -> display record {t, s, g}, as chunks arrive
   }
 
   /* Files. Each add* takes a parsed file; *Needed says which files a step still lacks. */
@@ -604,9 +604,12 @@
 
   // The search service behind the page. `post(message)` sends to the page; `fetchJSON(path)`
   // returns a promise of parsed JSON. Loads meta.json and the facets, then for each query
-  // the dictionary files of its words, the postings files of their terms and the display
-  // chunks of the results on screen, each file once; answers only when all are there.
-  var MAX_TEXTS = 400;
+  // the dictionary files of its words, the postings files of their terms and the title
+  // chunks of the results on screen, each file once; answers only when all are there. The
+  // rest of a result (authors, PDF, snippet) comes from its paper's page, which the page
+  // fetches when the result comes into sight and hands over ("pages"): the answer is sent
+  // again for those results ("filled").
+  var MAX_PAGES = 400;
 
   function Service(post, fetchJSON) {
     this.post = post;
@@ -614,8 +617,8 @@
     this.engine = null;
     this.last = null;
     this.files = new Map(); // path -> promise of its parsed JSON
-    this.texts = new Map(); // slug -> abstract text (from the paper's page, sent by the page)
-    this.shown = null; // the last results: {id, terms, slugs}
+    this.pages = new Map(); // slug -> {text, record} from the paper's page (sent by the page)
+    this.shown = null; // the last results: {id, terms, refs: slug -> ref}
     this.failed = null;
   }
 
@@ -625,7 +628,7 @@
       this.last = message;
       if (this.engine) this.answer(message);
     }
-    if (message.type === "texts") this.addTexts(message);
+    if (message.type === "pages") this.addPages(message);
   };
 
   Service.prototype.fail = function (error, message) {
@@ -729,7 +732,9 @@
   Service.prototype.respond = function (message, computed, ms) {
     var engine = this.engine, self = this, terms = computed.result.terms;
     var hits = computed.page.map(function (ref) { return self.describe(ref, terms); });
-    this.shown = { id: message.id, terms: terms };
+    var refs = new Map();
+    computed.page.forEach(function (ref) { refs.set(engine.records[ref].s, ref); });
+    this.shown = { id: message.id, terms: terms, refs: refs };
     this.post({
       type: "results", id: message.id, q: message.q || "", filters: computed.active,
       total: computed.matching.length, partial: computed.result.partial, browsing: computed.browsing,
@@ -737,19 +742,20 @@
     });
   };
 
-  // Abstracts from the papers' pages (the page fetches them for the results on screen): the
-  // snippets of the results of query `id`.
-  Service.prototype.addTexts = function (message) {
-    var self = this, snippets = {};
-    Object.keys(message.texts).forEach(function (slug) {
-      if (self.texts.size >= MAX_TEXTS) self.texts.delete(self.texts.keys().next().value);
-      self.texts.set(slug, message.texts[slug]);
+  // What the papers' pages say (the page fetches them for the results on screen): abstract
+  // text and page record (shards.page_record), or null where a page has none. The results
+  // of query `id` among them are sent again, complete.
+  Service.prototype.addPages = function (message) {
+    var self = this, shown = this.shown, hits = [];
+    Object.keys(message.pages).forEach(function (slug) {
+      if (self.pages.size >= MAX_PAGES) self.pages.delete(self.pages.keys().next().value);
+      self.pages.set(slug, message.pages[slug]);
     });
-    if (!this.shown || this.shown.id !== message.id) return;
-    Object.keys(message.texts).forEach(function (slug) {
-      snippets[slug] = self.engine.snippet(message.texts[slug], self.shown.terms);
+    if (!shown || shown.id !== message.id) return;
+    Object.keys(message.pages).forEach(function (slug) {
+      if (shown.refs.has(slug)) hits.push(self.describe(shown.refs.get(slug), shown.terms));
     });
-    this.post({ type: "snippets", id: message.id, snippets: snippets });
+    this.post({ type: "filled", id: message.id, hits: hits });
   };
 
   // Same as shards.name_slug: an author's page when the record leaves it out (the name is in
@@ -760,27 +766,38 @@
     return titleSlug(folded.normalize("NFKD").replace(/[^\x00-\x7f]/g, ""), meta.slugMax);
   }
 
+  // A result: what the records and facets give at once (title, venue, year, tags), and once
+  // the paper's page is known, what it gives (authors, presentation, PDF, snippet). Until
+  // then `authors` is null, `pdf` undefined and `snippet` null (static/js/paper-item.js).
   Service.prototype.describe = function (ref, terms) {
-    var engine = this.engine, meta = this.meta, d = engine.records[ref], text = this.texts.get(d.s);
+    var engine = this.engine, meta = this.meta, d = engine.records[ref], page = this.pages.get(d.s);
     var dc = engine.docCodes, venue = meta.venues[dc.venue[ref]], tags = [];
     if (d.g) d.g.forEach(function (g) { tags.push(meta.tags[g].id); }); // the paper's own order
     else for (var g = dc.tagStart[ref]; g < dc.tagStart[ref + 1]; g++) tags.push(meta.tags[dc.tags[g]].id);
-    return {
+    var hit = {
       slug: d.s,
       title: d.t,
       titleMarks: engine.highlight(d.t, terms),
-      // d.u: the authors' page slugs (the result links each name to its author's page)
-      authors: d.a.map(function (name, i) {
-        return { name: name, slug: (d.u && d.u[i]) || nameSlug(name, meta), marks: engine.highlight(name, terms) };
-      }),
+      authors: null,
       venue: venue.id,
       year: venue.year,
       tags: tags,
-      presentation: d.p || null,
-      provisional: !!d.x,
-      pdf: d.f || null, // the PDF's URL (derive.urls.pdf_url), the result's first action
-      snippet: text === undefined ? null : engine.snippet(text, terms),
+      presentation: null,
+      provisional: false,
+      pdf: undefined,
+      snippet: null,
     };
+    if (!page) return hit;
+    var p = page.record || { a: [] }; // a page without its record: the authors are not known here
+    // p.u: the authors' page slugs (the result links each name to its author's page)
+    hit.authors = (p.a || []).map(function (name, i) {
+      return { name: name, slug: (p.u && p.u[i]) || nameSlug(name, meta), marks: engine.highlight(name, terms) };
+    });
+    hit.presentation = p.p || null;
+    hit.provisional = !!p.x;
+    hit.pdf = page.record ? p.f || null : undefined; // the PDF's URL (derive.urls.pdf_url), the result's first action
+    hit.snippet = engine.snippet(page.text || "", terms);
+    return hit;
   };
 
   return {

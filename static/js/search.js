@@ -1,8 +1,9 @@
 // Search page: the box, the filters, the results. Queries run in a Web Worker
 // (search-worker.js + search-engine.js), which fetches the index files each query needs;
 // if workers are unavailable the same engine runs on the page. Query and filters live in
-// the URL (?q=&venue=&tag=&year=). Snippets are cut from the abstracts on the papers' own
-// pages, which this page fetches for the results on screen once typing pauses.
+// the URL (?q=&venue=&tag=&year=). A result shows its title, venue and tags at once; its
+// authors, PDF and snippet come from the paper's own page, which this page fetches for the
+// results on screen once typing pauses (the index does not hold them twice).
 // Results are the site's list items: static/js/paper-item.js fills the page's <template>.
 (function () {
   "use strict";
@@ -177,7 +178,7 @@
       if (dirty) search(); else fetchTexts();
       return;
     }
-    if (message.type === "snippets" && lastResults && message.id === lastResults.id) fillSnippets(message.snippets);
+    if (message.type === "filled" && lastResults && message.id === lastResults.id) fill(message.hits);
   }
 
   function setStage(message) {
@@ -316,26 +317,33 @@
     return item;
   }
 
-  // Snippets: the abstract of each result on screen, from the paper's own page (the index
-  // does not hold the abstracts twice); the worker cuts and highlights them.
-  var texts = new Map(), snippetTimer = null;
+  // The rest of each result on screen, from the paper's own page: its abstract (for the
+  // snippet, which the worker cuts and highlights) and its search record (authors, PDF...:
+  // generator/outputs/search/shards.page_record, in partials/paper_head.html).
+  var pages = new Map(), pageTimer = null;
 
-  function abstractOf(html) {
+  function pageData(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var section = doc.querySelector("main .abstract") || doc.querySelector(".abstract");
-    if (!section) return "";
-    Array.prototype.forEach.call(section.querySelectorAll("h2, .unknown"), function (n) { n.remove(); });
-    return section.textContent.replace(/\s+/g, " ").trim();
+    var text = "";
+    if (section) {
+      Array.prototype.forEach.call(section.querySelectorAll("h2, .unknown"), function (n) { n.remove(); });
+      text = section.textContent.replace(/\s+/g, " ").trim();
+    }
+    var record = null, island = doc.getElementById("search-record");
+    try { record = island ? JSON.parse(island.textContent) : null; } catch (e) { record = null; }
+    if (!record || !Array.isArray(record.a)) record = null;
+    return { text: text, record: record };
   }
 
-  function pageText(slug) {
-    if (!texts.has(slug)) {
-      texts.set(slug, fetch(window.PapershelfItem.url("paper", { slug: slug }))
+  function pageOf(slug) {
+    if (!pages.has(slug)) {
+      pages.set(slug, fetch(window.PapershelfItem.url("paper", { slug: slug }))
         .then(function (response) { return response.ok ? response.text() : ""; })
-        .then(abstractOf)
-        .catch(function () { return ""; }));
+        .then(pageData)
+        .catch(function () { return { text: "", record: null }; }));
     }
-    return texts.get(slug);
+    return pages.get(slug);
   }
 
   // Only the results on screen (and just below it) are fetched: an item's snippet is
@@ -374,28 +382,41 @@
     node.removeAttribute("data-later");
     node.setAttribute("data-pending", "true");
     wanted.add(item.getAttribute("data-slug"));
-    clearTimeout(snippetTimer);
-    snippetTimer = setTimeout(function () {
+    clearTimeout(pageTimer);
+    pageTimer = setTimeout(function () {
       var slugs = Array.from(wanted);
       wanted.clear();
       if (lastResults !== r) return;
-      Promise.all(slugs.map(pageText)).then(function (values) {
+      Promise.all(slugs.map(pageOf)).then(function (values) {
         var found = {};
         slugs.forEach(function (slug, i) { found[slug] = values[i]; });
-        if (lastResults === r) backend.send({ type: "texts", id: r.id, texts: found });
+        if (lastResults === r) backend.send({ type: "pages", id: r.id, pages: found });
       });
     }, SNIPPET_DELAY);
   }
 
-  function fillSnippets(snippets) {
-    Array.prototype.forEach.call(results.children, function (item) {
-      var slug = item.getAttribute("data-slug");
-      var node = item.querySelector(".paper-item-snippet");
-      if (node && snippets[slug]) {
-        window.PapershelfItem.fillSnippet(node, snippets[slug]);
-        node.removeAttribute("data-pending");
-      }
+  // Results made complete by their pages' data take the place of the items that waited for
+  // it; a link that had the focus keeps it in the new item.
+  function fill(hits) {
+    var changed = false;
+    hits.forEach(function (hit) {
+      var old = rendered.get(hit.slug), key = JSON.stringify(hit);
+      if (!old || old.key === key || old.node.parentNode !== results) return;
+      var node = renderHit(hit), focused = old.node.contains(document.activeElement) ? document.activeElement : null;
+      var path = focused ? focusPath(old.node, focused) : null;
+      old.node.replaceWith(node);
+      rendered.set(hit.slug, { key: key, node: node });
+      changed = true;
+      if (path) (node.querySelectorAll(path[0])[path[1]] || node.querySelector(".search-result-link")).focus();
     });
+    // Zotero's Connector looks for items (their COinS) again when a page fires this.
+    if (changed) document.dispatchEvent(new Event("ZoteroItemUpdated", { bubbles: true, cancelable: true }));
+  }
+
+  // Where a focused element sits in an item: its tag and class, and which of those it is.
+  function focusPath(item, node) {
+    var selector = node.tagName.toLowerCase() + (node.classList.length ? "." + node.classList[0] : "");
+    return [selector, Array.prototype.indexOf.call(item.querySelectorAll(selector), node)];
   }
 
   function quoted(q) { return "\u201c" + q.trim() + "\u201d"; }

@@ -52,6 +52,21 @@ class StaticServer:
         self.httpd.server_close()
 
 
+def complete_result(page, slug: str):
+    """The search result of ``slug`` once its paper's page has filled it in (authors, PDF,
+    snippet: static/js/search.js fetches the page when the result comes into sight, so it
+    is scrolled into sight first)."""
+    page.wait_for_function(
+        """(slug) => {
+          const li = Array.from(document.querySelectorAll('#search-results > li')).find(e => e.dataset.slug === slug);
+          if (!li) return false;
+          if (!li.querySelector('[data-loading], [data-pending], [data-later]')) return true;
+          li.scrollIntoView({block: 'nearest'});  // (the item is replaced once filled in)
+          return false;
+        }""", arg=slug, timeout=20000)
+    return page.locator(f"#search-results > li[data-slug='{slug}']")
+
+
 def build_site(out: Path, base_url: str = "/", content: Path = REPO / "content") -> Path:
     build(BuildOptions(content=content, output=out, base_url=base_url))
     return out

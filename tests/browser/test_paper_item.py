@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from .conftest import assert_author_list_folds
+from .conftest import assert_author_list_folds, complete_result
 
 KEY = "papershelf-reading-list:/"
 # Classes a page adds to the item for its own scripts and styles; the rest is the item's.
@@ -220,8 +220,7 @@ def test_the_template_is_the_partials_shell_with_the_sites_url_patterns(site_dir
 def test_search_results_link_authors_under_a_subpath(page, subpath_server, views):
     paper = pick(views, "folded-authors")
     page.goto(subpath_server.url("/catalog/search/?q=" + re.sub(r"\W+", "+", paper.title_plain)))
-    item = page.locator(f"#search-results > li[data-slug='{paper.slug}']")
-    item.wait_for()
+    item = complete_result(page, paper.slug)
     hrefs = item.locator(".paper-item-authors a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
     assert hrefs == ["/catalog/" + a.url for a in paper.authors]
     assert item.locator(".chip").first.get_attribute("href").startswith("/catalog/tags/")

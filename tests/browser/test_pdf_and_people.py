@@ -18,8 +18,8 @@ import pytest
 from generator.build import BuildOptions, build
 from generator.derive import urls
 
-from ..conftest import ContentDir, paper_md, record_slug
-from .conftest import StaticServer
+from ..conftest import ContentDir, page_search_record, paper_md
+from .conftest import StaticServer, complete_result
 from .test_accessibility import DESKTOP, check_both_themes, goto_and_settle, run_axe
 
 WIDTHS = {"desktop": 1280, "phone": 320}
@@ -219,17 +219,15 @@ MAKE = """([paper, pdf]) => {
 @pytest.mark.parametrize("where", ["/search/", "/reading-list/"])
 def test_paper_item_js_gives_the_items_it_makes_the_same_first_action(page, server, site_dir, views, where):
     """The <template> of the search and reading-list pages, filled by paper-item.js, leads
-    with the PDF it is given (a search record's "f", in search/docs/<n>.json), else a title search, exactly as the
+    with the PDF it is given (a search record's "f", on the paper's page), else a title search, exactly as the
     list pages' items do; an item known only by its slug has neither."""
     page.goto(server.url(where))
     page.wait_for_function("() => window.PapershelfItem")
-    records = {record_slug(r): r for path in sorted((site_dir / "search" / "docs").glob("*.json"))
-               for r in json.loads(path.read_text(encoding="utf-8"))}
     for paper in (with_pdf(views), without_pdf(views)):
         data = {"slug": paper.slug, "title": paper.title_plain, "authors": [],
                 "venue": {"id": paper.venue.id, "name": paper.venue.name, "full": paper.venue.full_name,
                           "year": paper.venue.year}}
-        made = page.evaluate(MAKE, [data, records[paper.slug].get("f")])
+        made = page.evaluate(MAKE, [data, page_search_record(site_dir, paper.slug).get("f")])
         if paper.pdf_url:
             assert made == [pdf_action(paper)]
         else:
@@ -251,9 +249,7 @@ def test_paper_item_js_gives_the_items_it_makes_the_same_first_action(page, serv
 def test_a_search_result_leads_with_the_papers_pdf(page, server, views):
     paper = with_pdf(views)
     page.goto(server.url("/search/?q=" + re.sub(r"\W+", "+", paper.title_plain)))
-    item = page.locator(f"#search-results > li[data-slug='{paper.slug}']")
-    item.wait_for()
-    assert item_actions(item) == [pdf_action(paper)]
+    assert item_actions(complete_result(page, paper.slug)) == [pdf_action(paper)]
 
 
 def test_a_saved_paper_leads_with_its_pdf(page, server, views):

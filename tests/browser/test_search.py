@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, parse_qsl, urlsplit
 import pytest
 
 from ..conftest import ContentDir, paper_md
-from .conftest import StaticServer, build_site
+from .conftest import StaticServer, build_site, complete_result
 
 WATERMARK = "an-unforgeable-publicly-verifiable-watermark-for-large-language-models"
 KMEANS = "statistically-optimal-k-means-clustering-via-nonnegative-low-rank-semidefinite"
@@ -99,7 +99,7 @@ def test_author_names_match_with_and_without_accents(page, server):
     for query in ("Rätsch", "ratsch", "hernandez-lobato", "José Miguel"):
         slugs = search(page, query)
         assert slugs, query
-        authors = page.locator("#search-results > li").first.locator(".paper-item-authors")
+        authors = complete_result(page, slugs[0]).locator(".paper-item-authors")
         assert authors.locator("mark").count() >= 1, query
 
 
@@ -109,7 +109,8 @@ def test_result_links_lead_to_the_papers_and_authors_pages(page, server, site_di
     open_search(page, server)
     checked = set()
     for query in ("Rätsch", "lähdesmäki", "José Miguel", "learning", "graph", "diffusion"):
-        search(page, query)
+        for slug in search(page, query):
+            complete_result(page, slug)
         hrefs = page.eval_on_selector_all(
             "#search-results > li h3 a, #search-results > li .paper-item-authors a",
             "els => els.map(e => e.getAttribute('href'))")
@@ -127,6 +128,7 @@ def test_a_result_shows_title_authors_venue_tags_and_a_highlighted_snippet(page,
     item = page.locator("#search-results > li").first
     assert "Metagenomic" in item.locator("h3 a").inner_text()
     assert item.locator("h3 a").get_attribute("href") == f"/papers/{METAGENOMIC}/"
+    item = complete_result(page, METAGENOMIC)  # its authors and snippet: from the paper's page
     assert item.locator(".paper-item-authors").inner_text().strip()
     assert item.locator(".badge-venue").inner_text() in ("ICLR 2024", "ICML 2024")
     assert item.locator(".chip").count() >= 1
@@ -141,12 +143,18 @@ def test_a_result_shows_title_authors_venue_tags_and_a_highlighted_snippet(page,
 
 
 def test_results_carry_coins_matching_the_list_pages(page, server, bundled_views):
-    """Zotero saves a result list at once from its COinS spans: each result has one, saying
+    """Zotero saves a result list at once from its COinS spans: each result has one once its
+    authors are known (from its paper's page, fetched when it comes into sight), saying
     what the paper's citation says (generator/outputs/citations; authors all as rft.au here).
     (List pages carry no COinS since issue 13: their bulk BibTeX is the list's export.)"""
     open_search(page, server, "q=graph")
     slugs = results_for(page, "graph")
     assert len(slugs) >= 3
+    last = page.locator("#search-results > li").last
+    assert last.evaluate("li => li.getBoundingClientRect().top > innerHeight")  # out of sight: not yet
+    assert last.locator("span.Z3988").count() == 0 and last.locator("[data-loading]").count() == 1
+    for slug in slugs:
+        complete_result(page, slug)
     spans = page.eval_on_selector_all(
         "#search-results > li", "els => els.map(e => [e.dataset.slug, e.querySelector('span.Z3988').title])")
     assert [slug for slug, _ in spans] == slugs
@@ -434,6 +442,7 @@ def test_hostile_text_is_shown_as_text(page, odd_site):
     item = page.locator("#search-results li[data-slug=hostile]")
     title = item.locator("h3 a").inner_text()
     assert "sensor" in title and "bold" in title  # whatever of the markup the text keeps is text
+    item = complete_result(page, "hostile")
     assert "Eve <img src=x onerror=window.pwned=3>" in item.locator(".paper-item-authors").inner_text()
     page.wait_for_function("() => !document.querySelector('#search-results [data-pending]')")
     assert "window.pwned=2" in item.locator(".paper-item-snippet").inner_text()

@@ -161,15 +161,15 @@ def security_problems(site: Path) -> list[str]:
             if element.tag == "script":
                 body = "".join(c for c in element.children if isinstance(c, str))
                 kind = (element.attr("type") or "").lower()
-                if kind == "application/ld+json":
+                if kind in ("application/ld+json", "application/json"):  # data, never run (CSP allows it)
                     if element.attr("src") is not None:
-                        problems.append(f"{where} JSON-LD with a src")
+                        problems.append(f"{where} {kind} with a src")
                     if re.search(r"</script|<!--|<script", body, re.IGNORECASE):
-                        problems.append(f"{where} JSON-LD holds text that can close or confuse the element")
+                        problems.append(f"{where} {kind} holds text that can close or confuse the element")
                     try:
                         json.loads(body)
                     except ValueError as exc:
-                        problems.append(f"{where} JSON-LD is not JSON: {exc}")
+                        problems.append(f"{where} {kind} is not JSON: {exc}")
                 elif element.attr("src") is None or body.strip():
                     problems.append(f"{where} is an inline script")
     return problems
@@ -284,11 +284,12 @@ def test_the_security_check_finds_what_it_looks_for(tmp_path):
     (tmp_path / "index.html").write_text(
         '<img src=x onerror=alert(1)><a href=" java\tscript:alert(1)">x</a><p style="color:red">s</p>'
         '<script>alert(1)</script><script type="application/ld+json">{"a":"</script>"}</script>'
+        '<script type="application/json">{"a":</script>'
         '<a href="data:text/html,x">d</a><style>p{}</style><iframe src="https://x.org"></iframe>',
         encoding="utf-8")
     problems = security_problems(tmp_path)
     for needle in ("event-handler attribute onerror", "javascript: URL", "style attribute", "inline script",
-                   "JSON-LD", "data: URL", "inline <style>", "<iframe> should not"):
+                   "application/ld+json is not JSON", "application/json is not JSON", "data: URL", "inline <style>", "<iframe> should not"):
         assert any(needle in p for p in problems), (needle, problems)
 
 

@@ -36,15 +36,16 @@ the few of them its words need (``static/js/search-engine.js``):
     A paper's score for a term is the sum of its fields' weights, what lunr.js's
     ``Index.search`` gives for that one term.
 ``search/docs/<n>.json``
-    what a result shows besides its venue, year and tags (in the facets), for ``DOC_CHUNK``
-    papers by ref (``display_record``); the page fetches the chunks
-    of the results on screen only. ``s`` (the paper's page) is left out when the title
-    gives it (``title_slug``). ``u`` (the authors' pages) is left out, or "" for one
-    author, when a name's page is what the page derives from it (``name_slug``). ``g``:
-    the paper's tags in its own order, where that is not the facets' sorted one.
+    the titles of ``DOC_CHUNK`` papers by ref (``display_record``), what a result shows
+    with its venue, year and tags (in the facets) as soon as the query is answered; the page
+    fetches the chunks of the results on screen only. ``s`` (the paper's page) is left out
+    when the title gives it (``title_slug``). ``g``: the paper's tags in its own order,
+    where that is not the facets' sorted one.
 
-Snippets are cut from the abstract on the paper's own page, fetched for the results on
-screen: the abstracts are not stored twice.
+The rest of a result (authors, their pages, presentation, PDF: ``page_record``) and its
+snippet come from the paper's own page, fetched when the result comes into sight: the
+abstracts and author lists are not stored twice, and a query fetches ~25 bytes (gzip) a
+paper of records instead of ~95, so the chunks can be four times as long for the same bytes.
 """
 
 from __future__ import annotations
@@ -64,9 +65,9 @@ from .index import (
 from .tokens import CHAR_MAP, MAX_TOKEN, tokenize
 
 FIELDS = [name for _, fields in PARTS for name, _ in fields]  # the field numbers of the postings
-DOC_CHUNK = 50  # papers per file under search/docs/ (~4.7 kB gzip)
-DICT_BYTES = 20_000  # about 5 kB gzip per dictionary file
-TERM_BYTES = 60_000  # about 20 kB gzip per postings file of rarer terms
+DOC_CHUNK = 200  # papers per file under search/docs/ (~4.3 kB gzip)
+DICT_BYTES = 24_000  # about 6 kB gzip per dictionary file
+TERM_BYTES = 80_000  # about 27 kB gzip per postings file of rarer terms
 OWN_BYTES = 16_000  # a term with longer postings (~5 kB gzip) is a file of its own
 
 
@@ -124,15 +125,25 @@ def title_slug(title: str) -> str:
 
 
 def display_record(view: PaperView) -> dict[str, object]:
-    """What a search result shows besides its venue, year and tags (in the facets); plain
-    text only, so the page sets it with textContent. ``s`` (the paper's page) is left out
-    when the page derives it from the title (``title_slug``)."""
+    """What a result shows of a paper before its page arrives, besides its venue, year and
+    tags (in the facets): the title, and the paper's page (``s``) when the page cannot
+    derive it from the title (``title_slug``). The rest is ``page_record``. Plain text
+    only, so the page sets it with textContent."""
+    record: dict[str, object] = {"t": view.title_plain}
+    if not (view.title_plain.isascii() and title_slug(view.title_plain) == view.slug):
+        record["s"] = view.slug
+    return record
+
+
+def page_record(view: PaperView) -> dict[str, object]:
+    """What a result shows of a paper once the paper's own page is fetched (for its
+    snippet; ``templates/partials/paper_head.html`` writes it there): the authors (``a``),
+    their pages (``u``), the presentation (``p``), a provisional entry (``x``), the PDF
+    (``f``). Kept out of the search files, so a query fetches a title a result."""
     # Each author's page, for the result to link the names; "" where the page derives it
     # from the name (name_slug), left out when all are "".
     pages = ["" if a.slug == name_slug(a.name) else a.slug for a in view.authors]
-    record: dict[str, object] = {"t": view.title_plain, "a": [a.name for a in view.authors]}
-    if not (view.title_plain.isascii() and title_slug(view.title_plain) == view.slug):
-        record["s"] = view.slug
+    record: dict[str, object] = {"a": [a.name for a in view.authors]}
     if any(pages):
         record["u"] = pages
     if view.presentation:
