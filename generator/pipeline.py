@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable
 from jinja2 import TemplateError
 
 from .cache import BuildCache, cache_used
+from .outputs.assets import served
 from .outputs.citations import CitationIndex
 from .content.model import Catalog
 from .derive.views import SiteData, derive
@@ -128,7 +129,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
                 tasks = []  # the search files and exports of the same content, as they are
         tasks += [render_pages(pages[i:i + PAGES_PER_TASK]) for i in range(0, total, PAGES_PER_TASK)]
         run_tasks(tasks, out, jobs, progress)
-        out.copy_tree(static, STATIC)
+        out.copy_tree(static, STATIC, served)
         out.copy_file(lunr_js, f"{STATIC}/{LUNR_JS_OUTPUT}")
         lap("search, exports, render and write")
     lap("swap in")
@@ -150,7 +151,7 @@ def refresh_static(options: BuildOptions, sources: Sources, inputs: str, report:
     manifest lists (then a full build)."""
 
     def copy(out: SiteWriter) -> None:
-        out.copy_tree(sources.static, STATIC)
+        out.copy_tree(sources.static, STATIC, served)
         out.copy_file(sources.lunr_js, f"{STATIC}/{LUNR_JS_OUTPUT}")
         lap("static files")
 

@@ -355,11 +355,11 @@ def test_template_and_static_edits_redo_only_what_depends_on_them(preview, monke
     assert "reuse" in reports[-1].seconds and "load" not in reports[-1].seconds
     css = content.root.parent / "static" / "css" / "site.css"
     css.parent.mkdir(parents=True)
-    css.write_text("body { color: teal; }\n", encoding="utf-8")
+    css.write_text("body{color:teal}\n", encoding="utf-8")
     preview.edit(css)
     preview.settle()
     assert reports[-1].static_only
-    assert (preview.options.output / "static/css/site.css").read_text(encoding="utf-8") == "body { color: teal; }\n"
+    assert (preview.options.output / "static/css/site.css").read_text(encoding="utf-8") == "body{color:teal}\n"
     assert preview.reloads == 2
     path = content.add_paper("a-paper-on-graphs", title="Retitled After the Theme")
     preview.edit(path)  # the snapshot survives a static-only build: the edit is fast

@@ -13,6 +13,7 @@ import pytest
 
 from generator.build import BuildOptions, build
 from generator.options import LUNR_JS, packaged_theme, theme_of
+from generator.outputs.assets import served
 
 from .conftest import CONTENT, REPO
 from .test_cli import Output, fetch, free_port, wait_for
@@ -20,7 +21,7 @@ from .test_cli import Output, fetch, free_port, wait_for
 NOT_FOUND = """{% extends "base.html" %}
 {% block main %}<h1>Lost on our shelf</h1><p>{{ config.title }}</p>{% endblock %}
 """
-CSS = "body { background: papayawhip; }\n"
+CSS = "body{background:papayawhip}\n"  # as minified (generator/outputs/assets.py), so served as written
 
 
 def files_of(folder: Path) -> dict[str, bytes]:
@@ -60,7 +61,7 @@ def test_a_catalog_overrides_one_template_and_one_css_file(content, tmp_path, pl
     # Everything else is the packaged theme's, byte for byte.
     changed = {name for name in site.keys() | plain_site.keys() if site.get(name) != plain_site.get(name)}
     assert changed == {"404.html", "static/css/site.css", "static/img/logo.svg"}
-    assert site["static/js/site.js"] == (packaged_theme("static") / "js" / "site.js").read_bytes()
+    assert site["static/js/site.js"] == served("static/js/site.js", (packaged_theme("static") / "js" / "site.js").read_bytes())
     assert site["static/vendor/lunr.min.js"] == LUNR_JS.read_bytes()
 
 

@@ -13,9 +13,9 @@ logs every response's bytes on the wire (headers and body; fetches of Web Worker
 included, which a browser's own accounting misses), and Debian's Chromium through
 Playwright. Every query is a cold load in a fresh browser context (empty cache):
 
-* ours: ``/search/?q=...`` until the results show and every result's snippet is filled
-  (the complete answer: page, scripts, index files, records, the papers' pages the
-  snippets come from);
+* ours: ``/search/?q=...`` until the 10 results show and every result in sight is complete
+  (the complete answer: page, scripts, index files, the results' titles, the papers' pages
+  their authors, PDF links and snippets come from);
 * Pagefind: ``/pagefind-bench/?q=...``, a page that imports ``pagefind.js``, searches, and
   loads the data (title, excerpt) of the first 10 results, as many as our first screen.
 
@@ -96,9 +96,12 @@ def make_site(papers: int, seed: int, work: Path, reuse: bool) -> tuple[Path, di
         costs["papershelf build"] = {"wall s": float(wall), "cpu s": float(user) + float(system),
                                      "peak MB": int(rss) / 1024}
         print(f"build: {time.perf_counter() - started:.0f}s", file=sys.stderr)
-    else:
-        for script in (REPO / "static" / "js").glob("*.js"):
-            shutil.copy2(script, site / "static" / "js" / script.name)
+    else:  # the theme's scripts and stylesheet as a build serves them (minified)
+        from generator.outputs.assets import served
+
+        for source in [*(REPO / "static" / "js").glob("*.js"), REPO / "static" / "css" / "site.css"]:
+            rel = source.relative_to(REPO).as_posix()
+            (site / rel).write_bytes(served(rel, source.read_bytes()))
     return site, costs
 
 

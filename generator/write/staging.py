@@ -130,15 +130,16 @@ class SiteWriter:
             self.bytes_written += old.size
         return True
 
-    def copy_file(self, source: Path, rel_path: str) -> None:
+    def copy_file(self, source: Path, rel_path: str, transform: Callable[[str, bytes], bytes] | None = None) -> None:
         try:
             data = Path(source).read_bytes()
         except OSError as exc:
             raise OutputError(f"cannot copy {source} to {rel_path}: {exc.strerror or exc}") from exc
-        self.write_bytes(rel_path, data)
+        self.write_bytes(rel_path, transform(rel_path, data) if transform else data)
 
-    def copy_tree(self, source: Path, rel_dir: str) -> None:
-        """Copy the regular files below ``source``; hidden files and links out of it are skipped."""
+    def copy_tree(self, source: Path, rel_dir: str, transform: Callable[[str, bytes], bytes] | None = None) -> None:
+        """Copy the regular files below ``source``; hidden files and links out of it are
+        skipped. ``transform(rel_path, data)``, if given, gives the bytes to write."""
         source = Path(source)
         real_source = source.resolve()
         for path in sorted(source.rglob("*")):
@@ -151,7 +152,7 @@ class SiteWriter:
             except (OSError, RuntimeError):
                 continue
             if regular and real_source in real.parents:
-                self.copy_file(real, f"{rel_dir}/{rel.as_posix()}")
+                self.copy_file(real, f"{rel_dir}/{rel.as_posix()}", transform)
 
     def share(self) -> "SiteWriter":
         """A fresh writer on the same staging folder and previous files (for a worker process)."""

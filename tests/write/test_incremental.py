@@ -145,7 +145,7 @@ def test_templates_static_files_and_options_are_inputs_too(content, tmp_path, ch
                         base_url=options.base_url)
 
 
-RED = "body { color: red; }\n"  # a static edit
+RED = "body{color:red}\n"  # a static edit (as minified: served as written)
 
 
 def built_with_own_theme(content, tmp_path: Path) -> tuple[BuildOptions, Path, Path]:
