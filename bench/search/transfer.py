@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import shutil
 import statistics
 import subprocess
 import sys
@@ -61,6 +60,8 @@ QUERIES = {
     "five words": "graph neural networks for node classification",
     "full name": "dmitri flores",
     "typo and prefix": "difusion mod",
+    "six words": "large language models reasoning benchmark evaluation",
+    "four words": "contrastive self-supervised representation learning",
 }
 
 PAGEFIND_PAGE = """<!doctype html>

@@ -67,7 +67,7 @@ from .tokens import CHAR_MAP, MAX_TOKEN, tokenize
 FIELDS = [name for _, fields in PARTS for name, _ in fields]  # the field numbers of the postings
 DOC_CHUNK = 200  # papers per file under search/docs/ (~4.3 kB gzip)
 DICT_BYTES = 24_000  # about 6 kB gzip per dictionary file
-TERM_BYTES = 80_000  # about 27 kB gzip per postings file of rarer terms
+TERM_BYTES = 60_000  # about 20 kB gzip per postings file of rarer terms
 OWN_BYTES = 16_000  # a term with longer postings (~5 kB gzip) is a file of its own
 
 
