@@ -526,6 +526,27 @@ def test_a_file_that_fails_to_load_gives_one_clear_error_state(page, server):
     assert search(page, "tactile")[0] == TACTILE
 
 
+def test_a_results_page_that_fails_to_load_leaves_the_result_as_the_index_gives_it(page, server):
+    """A result's authors, PDF and snippet come from its paper's page: when that page does not
+    load, the result keeps what the index gives (title, venue, tags), waits for nothing and
+    shows no error; the list stays answered. A title file that does not load is an error."""
+    page.route(f"**/papers/{CONDENSATION}/", lambda route: route.fulfill(status=404, body="gone"))
+    open_search(page, server, "q=graph")
+    slugs = results_for(page, "graph")
+    assert CONDENSATION in slugs and len(slugs) > 1
+    item = complete_result(page, CONDENSATION)
+    assert "Condensation" in item.locator("h3 a").inner_text() and item.locator(".badge-venue").count() == 1
+    assert item.locator(".paper-item-authors a").count() == 0 and item.locator(".paper-item-snippet").is_hidden()
+    assert page.locator("#search-results").get_attribute("data-state") == "ready"
+    other = next(slug for slug in slugs if slug != CONDENSATION)
+    assert complete_result(page, other).locator(".paper-item-authors a").count() >= 1  # the others fill in
+
+    page.route("**/search/docs/**", lambda route: route.fulfill(status=500, body="no"))
+    page.goto(server.url("/search/?q=tactile"))
+    page.wait_for_selector("#search-results[data-state=error]", state="attached", timeout=20000)
+    assert page.locator("#search-results > li").count() == 0
+
+
 def test_search_still_works_without_web_workers(page, server):
     page.add_init_script("delete window.Worker;")
     open_search(page, server, "q=watermark")
