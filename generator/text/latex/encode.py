@@ -235,9 +235,19 @@ _LITERAL_ESCAPES = {"\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "~": "\\t
 _LITERAL_SPECIAL = re.compile("[" + re.escape("".join(_LITERAL_ESCAPES)) + "]")
 
 
+_UNPAIRED_BRACES = {"{": "\\textbraceleft{}", "}": "\\textbraceright{}"}
+
+
 def _literal_text(text: str) -> str:
-    """``text`` as BibTeX text that LaTeX prints character for character."""
-    return _LITERAL_SPECIAL.sub(lambda m: _LITERAL_ESCAPES[m.group()], text)
+    """``text`` as BibTeX text that LaTeX prints character for character. BibTeX counts
+    escaped braces too, so the braces of a tag whose braces do not pair up (``{{{}}``)
+    are written as ``\\textbraceleft{}``/``\\textbraceright{}`` instead of ``\\{``/``\\}``."""
+    depth, paired = 0, True
+    for char in text:
+        depth += (char == "{") - (char == "}")
+        paired = paired and depth >= 0
+    escapes = _LITERAL_ESCAPES if paired and depth == 0 else {**_LITERAL_ESCAPES, **_UNPAIRED_BRACES}
+    return _LITERAL_SPECIAL.sub(lambda m: escapes[m.group()], text)
 
 
 def _merge_template_tags(tokens: list[Tok]) -> list[Tok]:
