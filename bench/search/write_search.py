@@ -6,7 +6,7 @@ Usage (from the repository root)::
 
 NAME=VALUE overrides a size of ``generator/outputs/search/shards.py`` for this run (e.g.
 ``DOC_CHUNK=100 DICT_BYTES=40000 TERM_BYTES=64000 OWN_BYTES=24000``; the tree's are 200,
-24000, 60000 and 16000), to compare file counts and bytes per query (``RESULTS.md``).
+32000, 70000 and 16000), to compare file counts and bytes per query (``RESULTS.md``).
 Loads and derives the catalog, runs ``build_search`` and writes its files under
 ``OUT_DIR/search/``, then prints how many files and papers (files per paper).
 """

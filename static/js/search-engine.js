@@ -8,7 +8,8 @@
  * The query code here and SearchEngine in tests/outputs/search_engine.py are twins: the same folding and
  * tokenizing (table in meta.json), the same lunr.js stemmer (ported to Python), the same
  * expansion of each word (exact, prefix for the last word, one typo for the first words
- * of 5+ letters within meta.query.typoBudget) and the same scoring, so both return the same papers in the same order.
+ * of 5+ letters within meta.query.typoBudget, when the word's term has fewer than
+ * meta.query.typoUnder postings) and the same scoring, so both return the same papers in the same order.
  * tests/outputs/test_search_parity.py checks it.
  */
 (function (root, factory) {
@@ -302,8 +303,9 @@
   };
 
   // The dictionary files a query's words need: the buckets of each word's stem and of the
-  // half-typed last word itself, and for a typo (unit.fuzzy) the buckets of words one edit away.
-  Engine.prototype.dictNeeded = function (units) {
+  // half-typed last word itself; then (`typos`, once those are loaded) for the words that
+  // need a typo (typoNeeded) the buckets of words one edit away.
+  Engine.prototype.dictNeeded = function (units, typos) {
     var self = this, s = this.settings, starts = this.meta.dict, files = new Set();
     function add(key) {
       var n = dictFile(starts, key);
@@ -311,16 +313,28 @@
     }
     units.forEach(function (unit) {
       var word = unit.word, exact = stem(word);
+      if (typos) {
+        if (self.typoNeeded(unit)) {
+          [word, exact].forEach(function (text) { typoKeys(text).forEach(function (k) { add(k); }); });
+        }
+        return;
+      }
       add(bucket(exact));
       if (unit.prefix && cpLength(word) >= s.minPrefix) add(bucket(word));
-      if (unit.fuzzy) {
-        [word, exact].forEach(function (text) { typoKeys(text).forEach(function (k) { add(k); }); });
-      }
     });
     return Array.from(files).sort(function (a, b) { return a - b; });
   };
 
   Engine.prototype.entries = function (b) { return this.buckets.get(b) || []; };
+
+  // Whether a word also matches with a typo: it may (unit.fuzzy: the query's budget) and
+  // its term has fewer than typoUnder postings (index.TYPO_UNDER; its stem's bucket loaded).
+  Engine.prototype.typoNeeded = function (unit) {
+    if (!unit.fuzzy) return false;
+    var exact = stem(unit.word), known = 0;
+    this.entries(bucket(exact)).forEach(function (entry) { if (entry[0] === exact && !entry[1]) known = entry[2]; });
+    return known < this.settings.typoUnder;
+  };
 
   Engine.prototype.termsNeeded = function (expansions) {
     var self = this, files = new Set();
@@ -376,7 +390,7 @@
       });
       this.strongest(Array.from(typed.keys())).forEach(function (term) { put([term], w.prefix * typed.get(term)); });
     }
-    if (unit.fuzzy) {
+    if (this.typoNeeded(unit)) {
       var candidates = [];
       Array.from(new Set([word, exact])).forEach(function (text) {
         var chars = codePoints(text);
@@ -687,7 +701,9 @@
     var query = message.q || "", units = query.trim() ? engine.units(query) : null, expansions = null;
     var step = Promise.resolve();
     if (units) {
-      step = this.fetchAll("dict", engine.dictNeeded(units), function (n, d) { engine.addDict(n, d); })
+      var addDict = function (n, d) { engine.addDict(n, d); };
+      step = this.fetchAll("dict", engine.dictNeeded(units), addDict)
+        .then(function () { return self.fetchAll("dict", engine.dictNeeded(units, true), addDict); })
         .then(function () {
           expansions = engine.expandAll(units);
           return self.fetchAll("terms", engine.termsNeeded(expansions), function (n, d) { engine.addTerms(d); });

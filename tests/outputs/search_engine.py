@@ -26,7 +26,7 @@ from typing import Iterable, Mapping
 
 from generator.outputs.search.index import (
     MAX_EXPANDED_POSTINGS, MAX_EXPANSION_FILES, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY, MIN_PREFIX,
-    W_EXACT, W_FUZZY, W_PREFIX, typo_words, utf16_key,
+    TYPO_UNDER, W_EXACT, W_FUZZY, W_PREFIX, typo_words, utf16_key,
 )
 from generator.outputs.search.shards import bucket, typo_keys
 from generator.outputs.search.stemmer import stem
@@ -207,7 +207,8 @@ class SearchEngine:
                         typed[term] = share
             for term in self._strongest(typed):
                 put([term], W_PREFIX * typed[term])
-        if unit.fuzzy:
+        known = next((e[2] for e in self.entries(exact) if e[0] == exact and not e[1]), 0)
+        if unit.fuzzy and known < TYPO_UNDER:  # a word the index knows needs no typo
             candidates = []
             for text in {word, exact}:
                 for key in typo_keys(text):

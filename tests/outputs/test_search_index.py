@@ -17,7 +17,7 @@ from generator.derive.views import derive
 from generator.content.loader import load_catalog
 from generator.outputs.search import build_search
 from generator.outputs.search.index import (
-    MAX_UNITS, PARTS, build_part, search_fields, significant, typo_words, utf16_key,
+    MAX_UNITS, PARTS, TYPO_UNDER, build_part, search_fields, significant, typo_words, utf16_key,
 )
 from generator.content.slugs import author_key
 from generator.outputs.search.shards import page_record, title_slug
@@ -373,6 +373,24 @@ def test_only_the_first_long_words_of_a_query_match_a_typo(shelf):
     assert shelf.search("zzzzz yyyyy xxxxx watermark").slugs[0] == "watermark"
     assert shelf.search("zzz yyy xxx watermrk").slugs[0] == "watermark"  # short words do not count
     assert shelf.search("zzzzz yyyyy xxxxx watermar").slugs[0] == "watermark"  # still a prefix
+
+
+def test_a_word_the_index_knows_needs_no_typo(content):
+    """A word whose term the index holds ``TYPO_UNDER`` times or more (postings: a paper's
+    title and abstract are two) matches exactly, without its typo neighbours (as Algolia's
+    typoTolerance "min"); a rarer or unknown word also matches with one typo."""
+    models = {f"model-{i}" for i in range(TYPO_UNDER)}
+    for slug in sorted(models):
+        content.add_paper(slug, paper_md(title=f"Model {slug[-1]}", body="A model."))
+    content.add_paper("modal", paper_md(title="Modal Logic", body="Modal."))
+    engine = engine_for(content)
+    assert set(engine.search("model").slugs) == models and set(engine.search("models").slugs) == models
+    assert engine.search("modal").slugs[0] == "modal" and set(engine.search("modal").slugs) == models | {"modal"}
+    assert set(engine.search("moddel").slugs) == models  # unknown: matched with one typo
+    modals = {"modal"} | {f"modal-{i}" for i in range(1, TYPO_UNDER)}
+    for slug in sorted(modals - {"modal"}):
+        content.add_paper(slug, paper_md(title=f"Modal {slug[-1]}", body="Modal."))
+    assert set(engine_for(content).search("modal").slugs) == modals  # known now: no typo
 
 
 def test_exact_outranks_a_typo_neighbour(content):

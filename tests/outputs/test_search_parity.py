@@ -13,6 +13,7 @@ keystroke of some, on the seed catalog and on a catalog of odd text.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import re
@@ -26,7 +27,7 @@ from generator.derive.views import derive
 from generator.content.loader import load_catalog
 from generator.outputs.search import build_search
 from generator.content.slugs import LATIN_LETTERS, MAX_LENGTH, author_key, slugify
-from generator.outputs.search.index import TYPO_BUDGET, search_fields
+from generator.outputs.search.index import TYPO_BUDGET, search_fields, utf16_key
 from generator.outputs.search.shards import name_slug, title_slug
 from generator.outputs.search.stemmer import porter, stem
 from generator.outputs.search.tokens import STOP_WORDS, fold, tokenize
@@ -358,7 +359,7 @@ def test_a_query_fetches_only_the_files_of_its_words(seed_site):
     engine = SearchEngine(files)
     meta = json.loads(files["search/meta.json"])
     queries = ["watermark", "graph neur", "reinforcment learning", "qqqqxyzzy", "k-means",
-               "a survey of deep reinforcement learning methods for robotic manipulation"]
+               "a survey of deep reinforcement learning methods for robotic manipulation", "learning"]
     answer = run_node({"root": str(root), "fetches": queries})
     for item in answer["fetches"]:
         got = item["files"]
@@ -375,5 +376,11 @@ def test_a_query_fetches_only_the_files_of_its_words(seed_site):
         # a word's stem and prefix buckets, and for the words with a typo (typo_words) their keys
         units = query_units(item["q"])
         assert len(dicts) <= 2 * len(units) + 6 * sum(u.fuzzy for u in units), item
+    # A word the index knows (TYPO_UNDER postings or more) looks up no typo: its bucket only.
+    learning = answer["fetches"][-1]
+    assert engine.search("learning").terms and "learn" in engine.search("learning").terms
+    starts = [utf16_key(s) for s in meta["dict"]]
+    assert {g for g in learning["files"] if g.startswith("search/dict/")} == \
+        {f"search/dict/{bisect.bisect_right(starts, utf16_key('le')) - 1}.json"}
     nothing = answer["fetches"][3]
     assert nothing["total"] == 0 and not any("terms/" in g or "docs/" in g for g in nothing["files"])

@@ -56,6 +56,11 @@ MIN_FUZZY = 5  # words of 5+ letters also match with one edit
 # compounds of hyphenated words, match exactly (and the last, half-typed word as a prefix). A 9-word query fetched 23 dictionary files (115 kB gzip at
 # 10,000 papers) without it.
 TYPO_BUDGET = 12
+# ... and only when the index holds the word's term fewer than this many times (its postings,
+# the dictionary's count: a paper's title and abstract count twice): a word the index knows
+# needs no typo (as Algolia's typoTolerance "min": "model" does not also match "modal") and
+# costs no typo files; a misspelt word, or one that happens to be a rare term, does.
+TYPO_UNDER = 3
 
 
 def typo_words(words: int) -> int:

@@ -6,7 +6,8 @@ the few of them its words need (``static/js/search-engine.js``):
 ``search/meta.json``
     small, loaded first: format version, counts, venue and tag names for the filters, the
     character folding table that tokenizes queries exactly as documents are tokenized, the
-    query settings (``typoBudget``: the per-query budget of typos, ``index.typo_words``, so a
+    query settings (``typoBudget``: the per-query budget of typos, ``index.typo_words``;
+    ``typoUnder``: a word whose term has at least that many postings needs no typo; so a
     long query fetches a few dictionary files a word), the first bucket of each dictionary file (``dict``), the size of the
     document chunks.
 ``search/facets.json``
@@ -60,14 +61,14 @@ from ...content.slugs import LATIN_LETTERS, MAX_LENGTH, ascii_fold
 from ...derive.views import PaperView, SiteData
 from .index import (
     FORMAT_VERSION, MAX_EXPANDED_POSTINGS, MAX_EXPANSION_FILES, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY,
-    MIN_PREFIX, PARTS, TYPO_BUDGET, W_EXACT, W_FUZZY, W_PREFIX, PartWeights, search_fields, utf16_key,
+    MIN_PREFIX, PARTS, TYPO_BUDGET, TYPO_UNDER, W_EXACT, W_FUZZY, W_PREFIX, PartWeights, search_fields, utf16_key,
 )
 from .tokens import CHAR_MAP, MAX_TOKEN, tokenize
 
 FIELDS = [name for _, fields in PARTS for name, _ in fields]  # the field numbers of the postings
 DOC_CHUNK = 200  # papers per file under search/docs/ (~4.3 kB gzip)
-DICT_BYTES = 24_000  # about 6 kB gzip per dictionary file
-TERM_BYTES = 60_000  # about 20 kB gzip per postings file of rarer terms
+DICT_BYTES = 32_000  # about 8 kB gzip per dictionary file
+TERM_BYTES = 70_000  # about 24 kB gzip per postings file of rarer terms
 OWN_BYTES = 16_000  # a term with longer postings (~5 kB gzip) is a file of its own
 
 
@@ -310,7 +311,8 @@ def build_search(site: SiteData) -> dict[str, str]:
         "fold": {"map": CHAR_MAP, "maxToken": MAX_TOKEN},
         "query": {
             "maxChars": MAX_QUERY_CHARS, "maxUnits": MAX_UNITS, "minPrefix": MIN_PREFIX,
-            "minFuzzy": MIN_FUZZY, "typoBudget": TYPO_BUDGET, "maxExpansions": MAX_EXPANSIONS,
+            "minFuzzy": MIN_FUZZY, "typoBudget": TYPO_BUDGET, "typoUnder": TYPO_UNDER,
+            "maxExpansions": MAX_EXPANSIONS,
             "maxPostings": MAX_EXPANDED_POSTINGS, "maxFiles": MAX_EXPANSION_FILES,
             "weights": {"exact": W_EXACT, "prefix": W_PREFIX, "fuzzy": W_FUZZY},
         },
