@@ -333,7 +333,8 @@
     if (!unit.fuzzy) return false;
     var exact = stem(unit.word), known = 0;
     this.entries(bucket(exact)).forEach(function (entry) { if (entry[0] === exact && !entry[1]) known = entry[2]; });
-    return known < this.settings.typoUnder;
+    var under = this.settings.typoUnder; // (an index written before typoUnder: typos for every word)
+    return under === undefined || known < under;
   };
 
   Engine.prototype.termsNeeded = function (expansions) {

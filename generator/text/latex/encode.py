@@ -5,6 +5,7 @@ capitals protected in titles (``latex_value``)."""
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 from typing import Sequence
 
 from ..latex_tables import ARGUMENT_COMMANDS, OPT_ARGS, OPTIONAL_ARGUMENT_COMMANDS
@@ -12,8 +13,6 @@ from .tokens import (BACKSLASH, CHAR, CLOSE, CMD, LATEX_SYMBOLS, MATH, OPEN, SPA
                      clean_text, escaped, match_pairs, tokenize)
 
 _SPACES = re.compile(r"\s+")
-
-
 _CHAR_ESCAPES = {
     "&": "\\&", "%": "\\%", "#": "\\#", "_": "\\_", "$": "\\$",
     "^": "\\textasciicircum{}", "<": "\\textless{}", ">": "\\textgreater{}",
@@ -21,8 +20,6 @@ _CHAR_ESCAPES = {
 _SPECIAL_CHARS = re.compile("[" + re.escape("".join(_CHAR_ESCAPES)) + "]")
 # Commands whose upper-case letters BibTeX lower-cases even inside a {\...} group.
 _CASED_COMMANDS = frozenset({"\\O", "\\OE", "\\AE", "\\AA", "\\L", "\\SS"})
-
-
 _MATH_SPECIAL = re.compile(r"[%#&{}]")
 
 
@@ -232,21 +229,14 @@ _TEMPLATE_CLOSERS = {"{": "}}", "%": "%}", "#": "#}"}  # as ``text``: {{ x }}, {
 _ACCENT_CHARS = frozenset("'`^\"~=.")
 _LITERAL_ESCAPES = {"\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}",
                     **_CHAR_ESCAPES}
+_UNPAIRED_ESCAPES = {**_LITERAL_ESCAPES, "{": "\\textbraceleft{}", "}": "\\textbraceright{}"}
 _LITERAL_SPECIAL = re.compile("[" + re.escape("".join(_LITERAL_ESCAPES)) + "]")
 
 
-_UNPAIRED_BRACES = {"{": "\\textbraceleft{}", "}": "\\textbraceright{}"}
-
-
 def _literal_text(text: str) -> str:
-    """``text`` as BibTeX text that LaTeX prints character for character. BibTeX counts
-    escaped braces too, so the braces of a tag whose braces do not pair up (``{{{}}``)
-    are written as ``\\textbraceleft{}``/``\\textbraceright{}`` instead of ``\\{``/``\\}``."""
-    depth, paired = 0, True
-    for char in text:
-        depth += (char == "{") - (char == "}")
-        paired = paired and depth >= 0
-    escapes = _LITERAL_ESCAPES if paired and depth == 0 else {**_LITERAL_ESCAPES, **_UNPAIRED_BRACES}
+    """``text`` as BibTeX text LaTeX prints as typed (unpaired braces as \\textbrace...: BibTeX counts \\{ too)."""
+    depths = list(accumulate((c == "{") - (c == "}") for c in text)) or [0]
+    escapes = _LITERAL_ESCAPES if min(depths) >= 0 and depths[-1] == 0 else _UNPAIRED_ESCAPES
     return _LITERAL_SPECIAL.sub(lambda m: escapes[m.group()], text)
 
 
