@@ -625,6 +625,7 @@
   // fetches when the result comes into sight and hands over ("pages"): the answer is sent
   // again for those results ("filled").
   var MAX_PAGES = 400;
+  var FORMAT_VERSION = 4; // index.FORMAT_VERSION
 
   function Service(post, fetchJSON) {
     this.post = post;
@@ -655,6 +656,9 @@
     var self = this;
     this.base = base;
     return this.fetchJSON(base + "search/meta.json?t=" + Date.now()).then(function (meta) {
+      // The search files of another build format (this script cached from an older or newer
+      // build): one clear error, not a wrong answer.
+      if (meta.version !== FORMAT_VERSION) throw new Error("search files of format " + meta.version + ", not " + FORMAT_VERSION + "; reload the page");
       self.meta = meta;
       self.version = "?v=" + encodeURIComponent(meta.build);
       // The facets load while the first query's words are looked up (answer waits for both).

@@ -384,3 +384,26 @@ def test_a_query_fetches_only_the_files_of_its_words(seed_site):
         {f"search/dict/{bisect.bisect_right(starts, utf16_key('le')) - 1}.json"}
     nothing = answer["fetches"][3]
     assert nothing["total"] == 0 and not any("terms/" in g or "docs/" in g for g in nothing["files"])
+
+
+def test_the_page_refuses_search_files_of_another_format(tmp_path):
+    """meta.json says which format the files are in (index.FORMAT_VERSION); the page's engine
+    reads that one only, and says so in its error state rather than answer from files it
+    would misread (a script cached from another build)."""
+    from generator.outputs.search.index import FORMAT_VERSION
+
+    node = node_or_skip()
+    script = """
+    const PS = require(process.argv[1]);
+    const posted = [];
+    const service = new PS.Service((m) => posted.push(m), (url) => Promise.resolve(
+      url.includes("meta.json") ? {version: Number(process.argv[2]), build: "x", dict: [], venues: [], tags: []} : {}));
+    service.load("/").then(() => process.stdout.write(JSON.stringify(posted)));
+    """
+    engine = str(REPO / "static" / "js" / "search-engine.js")
+    for version in (FORMAT_VERSION - 1, FORMAT_VERSION + 1):
+        done = subprocess.run([node, "-e", script, engine, str(version)], capture_output=True, text=True,
+                              timeout=60, cwd=REPO, check=True)
+        posted = json.loads(done.stdout)
+        assert [m["type"] for m in posted] == ["state"] and posted[0]["state"] == "error", posted
+        assert f"format {version}, not {FORMAT_VERSION}" in posted[0]["message"]

@@ -32,7 +32,9 @@ from ...derive.views import PaperView
 from .stemmer import stem
 from .tokens import STOP_WORDS, UMLAUTS, tokenize
 
-FORMAT_VERSION = 3  # 2: split by term (shards.py); 3: refs by venue (facets "n"), slugs from titles
+# 2: split by term (shards.py); 3: refs by venue (facets "n"), slugs from titles; 4: records
+# hold titles (the rest on the paper's page), typoUnder. search-engine.js reads this one only.
+FORMAT_VERSION = 4
 
 # Index parts: (name, fields with their boosts). A title match matters most, then authors,
 # then tags and venue, then the abstract. Each part's weights are Lunr's for an index of its
