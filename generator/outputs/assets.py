@@ -4,7 +4,10 @@ The theme's scripts are written to be read (a third of their bytes are comments)
 search page loads ~35 kB of them gzip before a query: minified, ~25 kB. ``rjsmin`` and
 ``rcssmin`` only drop comments and whitespace (no renaming), so the code runs as written;
 a file already minified (``*.min.js``, ``*.min.css``) or not UTF-8 is copied as it is.
-Comments that start with ``/*!`` (licences) are kept.
+Comments that start with ``/*!`` (licences) are kept. A script with template literals
+that substitute (rjsmin reads nested ones wrong: `${`x  y`}` loses its spaces) and a
+stylesheet with ``url(`` (rcssmin drops the spaces of a quoted ``url("a b.png")``) are
+served as written: a catalog's own files may have them; the theme's have neither.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ def served(rel_path: str, data: bytes) -> bytes:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
+        return data
+    if ("`" in text and "${" in text) if kind == "js" else ("url(" in text.lower()):
         return data
     small = rjsmin.jsmin(text, keep_bang_comments=True) if kind == "js" else rcssmin.cssmin(text, keep_bang_comments=True)
     return (small + "\n").encode("utf-8") if small else data

@@ -15,7 +15,8 @@
 //                          (pdf: the PDF's URL; null: none known, the item offers a
 //                          title search; undefined: not known here, neither is shown;
 //                          authors: null = not known yet (a search result whose paper's
-//                          page is still to come): a line kept for them, no COinS)
+//                          page is still to come): a line kept for them, no COinS;
+//                          unknown: what to say instead of authors not known here, no COinS)
 //                          (snippet: undefined = no snippet part, null = still loading;
 //                          venue: null for a paper known only by its slug and title, whose
 //                          item says `unknown` where the authors go)
@@ -204,7 +205,7 @@
       slots.save.setAttribute("data-slug", paper.slug);
       slots.save.setAttribute("data-title", paper.title);
     }
-    if (paper.venue && paper.authors) slots.coins.title = coins(paper, new URL(slots.title.href, location.href).href); // absolute
+    if (paper.venue && paper.authors && !paper.unknown) slots.coins.title = coins(paper, new URL(slots.title.href, location.href).href); // absolute
     else drop(slots.coins);
     return item;
   }

@@ -1,5 +1,5 @@
 // The reading list's page, /reading-list/ (static/js/reading-list.js keeps the list and
-// the Save buttons on every page; this file only on this page):
+// the Save buttons on every page, and loads this file on this page only):
 // * the saved papers are listed as list pages list them (the page's <template>, filled by
 //   static/js/paper-item.js, with data from reading-list/data/<n>.json, fetched only for
 //   the papers needed), each with the reader's note (saved as they type), exported as

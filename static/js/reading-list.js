@@ -5,8 +5,8 @@
 //   results) work too, and a MutationObserver brings new buttons in sync (aria-pressed and
 //   the label "Save"/"Saved").
 // * The header shows how many papers are saved.
-// * The list's own page, /reading-list/, is static/js/reading-list-page.js, which uses
-//   window.PapershelfReadingList (below); every other page loads this file only.
+// * The list's own page, /reading-list/, is static/js/reading-list-page.js, which this file
+//   loads there (only there) and which uses window.PapershelfReadingList (below).
 //
 // Storage (one key per catalog): a JSON array of {s: slug, t: title as saved, n?: note}.
 // `n` came with the notes; lists saved before them ({s, t}) read as lists without notes.
@@ -194,4 +194,12 @@
     kept: function () { return !memory; }, // false: this browser keeps no data for this site
     onChange: function (listener) { page = listener; },
   };
+
+  // The list's own page loads its code (a catalog's own reading_list.html too, as long as it
+  // keeps #reading-list).
+  if (document.getElementById("reading-list")) {
+    var script = document.createElement("script");
+    script.src = base + "static/js/reading-list-page.js";
+    document.body.appendChild(script);
+  }
 })();

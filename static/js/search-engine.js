@@ -769,12 +769,13 @@
   Service.prototype.addPages = function (message) {
     var self = this, shown = this.shown, hits = [];
     Object.keys(message.pages).forEach(function (slug) {
+      if (message.pages[slug].failed) return; // not kept: the next query that shows it asks again
       if (self.pages.size >= MAX_PAGES) self.pages.delete(self.pages.keys().next().value);
       self.pages.set(slug, message.pages[slug]);
     });
     if (!shown || shown.id !== message.id) return;
     Object.keys(message.pages).forEach(function (slug) {
-      if (shown.refs.has(slug)) hits.push(self.describe(shown.refs.get(slug), shown.terms));
+      if (shown.refs.has(slug)) hits.push(self.describe(shown.refs.get(slug), shown.terms, message.pages[slug]));
     });
     this.post({ type: "filled", id: message.id, hits: hits });
   };
@@ -790,8 +791,8 @@
   // A result: what the records and facets give at once (title, venue, year, tags), and once
   // the paper's page is known, what it gives (authors, presentation, PDF, snippet). Until
   // then `authors` is null, `pdf` undefined and `snippet` null (static/js/paper-item.js).
-  Service.prototype.describe = function (ref, terms) {
-    var engine = this.engine, meta = this.meta, d = engine.records[ref], page = this.pages.get(d.s);
+  Service.prototype.describe = function (ref, terms, given) {
+    var engine = this.engine, meta = this.meta, d = engine.records[ref], page = given || this.pages.get(d.s);
     var dc = engine.docCodes, venue = meta.venues[dc.venue[ref]], tags = [];
     if (d.g) d.g.forEach(function (g) { tags.push(meta.tags[g].id); }); // the paper's own order
     else for (var g = dc.tagStart[ref]; g < dc.tagStart[ref + 1]; g++) tags.push(meta.tags[dc.tags[g]].id);
@@ -809,11 +810,12 @@
       snippet: null,
     };
     if (!page) return hit;
-    var p = page.record || { a: [] }; // a page without its record: the authors are not known here
+    var p = page.record || { a: [] }; // a page that did not load, or without its record
     // p.u: the authors' page slugs (the result links each name to its author's page)
     hit.authors = (p.a || []).map(function (name, i) {
       return { name: name, slug: (p.u && p.u[i]) || nameSlug(name, meta), marks: engine.highlight(name, terms) };
     });
+    if (!page.record) hit.unknown = "Authors could not be loaded"; // not "unknown": not known here
     hit.presentation = p.p || null;
     hit.provisional = !!p.x;
     hit.pdf = page.record ? p.f || null : undefined; // the PDF's URL (derive.urls.pdf_url), the result's first action

@@ -311,6 +311,7 @@
       pdf: hit.pdf,
       tags: hit.tags.map(function (tag) { return { id: tag, name: own(names.tag, tag) || tag }; }),
       snippet: hit.snippet || null,
+      unknown: hit.unknown,
     });
     item.classList.add("search-result");
     item.querySelector(".paper-item-title > a").classList.add("search-result-link");
@@ -336,12 +337,17 @@
     return { text: text, record: record };
   }
 
+  // A page that does not load is not kept: the result says so, and a later sighting (the
+  // next query that shows it) tries again.
   function pageOf(slug) {
     if (!pages.has(slug)) {
       pages.set(slug, fetch(window.PapershelfItem.url("paper", { slug: slug }))
-        .then(function (response) { return response.ok ? response.text() : ""; })
+        .then(function (response) {
+          if (!response.ok) throw new Error("HTTP " + response.status);
+          return response.text();
+        })
         .then(pageData)
-        .catch(function () { return { text: "", record: null }; }));
+        .catch(function () { pages.delete(slug); return { text: "", record: null, failed: true }; }));
     }
     return pages.get(slug);
   }

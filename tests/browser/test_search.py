@@ -540,9 +540,14 @@ def test_a_results_page_that_fails_to_load_leaves_the_result_as_the_index_gives_
     item = complete_result(page, CONDENSATION)
     assert "Condensation" in item.locator("h3 a").inner_text() and item.locator(".badge-venue").count() == 1
     assert item.locator(".paper-item-authors a").count() == 0 and item.locator(".paper-item-snippet").is_hidden()
+    assert item.locator(".paper-item-authors").inner_text() == "Authors could not be loaded"  # not "unknown"
+    assert item.locator("span.Z3988").count() == 0  # no COinS without the authors
     assert page.locator("#search-results").get_attribute("data-state") == "ready"
     other = next(slug for slug in slugs if slug != CONDENSATION)
     assert complete_result(page, other).locator(".paper-item-authors a").count() >= 1  # the others fill in
+    page.unroute(f"**/papers/{CONDENSATION}/")  # back: the next query that shows it loads it
+    search(page, "graph condensation")
+    assert complete_result(page, CONDENSATION).locator(".paper-item-authors a").count() >= 1
 
     page.route("**/search/docs/**", lambda route: route.fulfill(status=500, body="no"))
     page.goto(server.url("/search/?q=tactile"))

@@ -39,7 +39,11 @@ def test_stylesheets_are_minified():
 def test_other_files_and_minified_files_are_served_as_written():
     for path, data in [("static/vendor/lunr.min.js", b"var  a = 1; // kept\n"), ("static/x.MIN.CSS", b"a { }\n"),
                        ("static/img/logo.svg", b"<svg>  </svg>\n"), ("static/js/latin1.js", "// é".encode("latin-1")),
-                       ("static/data.json", b'{ "a": 1 }'), ("static/js/empty.js", b"// nothing but a comment\n")]:
+                       ("static/data.json", b'{ "a": 1 }'), ("static/js/empty.js", b"// nothing but a comment\n"),
+                       # what the minifiers would get wrong: nested template literals, spaces in url()
+                       ("static/js/t.js", b'var s = `${a.map(i => `${i}  x`).join(" ")}`; // c\n'),
+                       ("static/js/u.js", b'var u = `<a href="${`https://x.org/${p}`}">`;\n'),
+                       ("static/css/f.css", b'@import url("a b.css");\nbody { background: URL(\'x  y.png\') }\n')]:
         assert served(path, data) == data, path
 
 
