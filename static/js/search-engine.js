@@ -327,12 +327,18 @@
 
   Engine.prototype.entries = function (b) { return this.buckets.get(b) || []; };
 
+  // The dictionary entry of the term `exact` itself, or null (its bucket must be loaded).
+  Engine.prototype.termEntry = function (exact) {
+    var found = null;
+    this.entries(bucket(exact)).forEach(function (entry) { if (entry[0] === exact && !entry[1]) found = entry; });
+    return found;
+  };
+
   // Whether a word also matches with a typo: it may (unit.fuzzy: the query's budget) and
   // its term has fewer than typoUnder postings (index.TYPO_UNDER; its stem's bucket loaded).
   Engine.prototype.typoNeeded = function (unit) {
     if (!unit.fuzzy) return false;
-    var exact = stem(unit.word), known = 0;
-    this.entries(bucket(exact)).forEach(function (entry) { if (entry[0] === exact && !entry[1]) known = entry[2]; });
+    var term = this.termEntry(stem(unit.word)), known = term ? term[2] : 0;
     var under = this.settings.typoUnder; // (an index written before typoUnder: typos for every word)
     return under === undefined || known < under;
   };
@@ -403,9 +409,8 @@
       });
       put(this.strongest(candidates), w.fuzzy);
     }
-    this.entries(bucket(exact)).forEach(function (entry) {
-      if (entry[0] === exact && !entry[1]) { note(entry); put([exact], w.exact); }
-    });
+    var own = this.termEntry(exact);
+    if (own) put([note(own)], w.exact);
     return found;
   };
 

@@ -31,7 +31,7 @@
   if (help) { help.hidden = false; input.setAttribute("aria-describedby", help.id); }
 
   var PAGE = 10;
-  var SNIPPET_DELAY = 120; // ms without typing before the papers' pages are fetched
+  var PAGE_DELAY = 120; // ms without typing before the papers' pages are fetched
   var PHONE = "(max-width: 40rem)"; // as in site.css: there the filters start folded
   var FOCUS_KEY = "papershelf-search-focus"; // when a search form elsewhere was submitted (site.js)
   var FILTERS = ["venue", "tag", "year"];
@@ -398,7 +398,7 @@
         slugs.forEach(function (slug, i) { found[slug] = values[i]; });
         if (lastResults === r) backend.send({ type: "pages", id: r.id, pages: found });
       });
-    }, SNIPPET_DELAY);
+    }, PAGE_DELAY);
   }
 
   // Results made complete by their pages' data take the place of the items that waited for

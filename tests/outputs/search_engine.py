@@ -207,17 +207,15 @@ class SearchEngine:
                         typed[term] = share
             for term in self._strongest(typed):
                 put([term], W_PREFIX * typed[term])
-        known = next((e[2] for e in self.entries(exact) if e[0] == exact and not e[1]), 0)
-        if unit.fuzzy and known < TYPO_UNDER:  # a word the index knows needs no typo
+        own = next((e for e in self.entries(exact) if e[0] == exact and not e[1]), None)  # the term itself
+        if unit.fuzzy and (own[2] if own else 0) < TYPO_UNDER:  # a word the index knows needs no typo
             candidates = []
             for text in {word, exact}:
                 for key in typo_keys(text):
                     candidates += [self._note(e) for e in self.buckets.get(key, []) if one_edit(text, e[0])]
             put(self._strongest(candidates), W_FUZZY)
-        for entry in self.entries(exact):
-            if entry[0] == exact and not entry[1]:
-                self._note(entry)
-                put([exact], W_EXACT)
+        if own:
+            put([self._note(own)], W_EXACT)
         return found
 
     def _unit_scores(self, expansions: Mapping[str, float]) -> dict[int, float]:
