@@ -80,7 +80,6 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
     build, rendered again instead of deriving it anew. When the output, too, was built from
     this content (``output_content``, its manifest's), its search files and exports, which
     no template shapes, are kept as they are."""
-    templates, static, lunr_js = sources.templates, sources.static, sources.lunr_js
     if reuse is not None and reuse.inputs == inputs.content:
         derived = reuse
         report.warnings.extend(derived.site.warnings)  # said again, as a build that derived would
@@ -90,7 +89,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
         derived = prepare(options, report, lap, inputs.content)
     catalog, site, citations, globals_ = derived.catalog, derived.site, derived.citations, derived.globals
 
-    env = make_environment(templates)
+    env = make_environment(sources.templates)
     pages = list(plan_pages(site))
     total = len(pages)
     done = 0
@@ -129,8 +128,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
                 tasks = []  # the search files and exports of the same content, as they are
         tasks += [render_pages(pages[i:i + PAGES_PER_TASK]) for i in range(0, total, PAGES_PER_TASK)]
         run_tasks(tasks, out, jobs, progress)
-        out.copy_tree(static, STATIC, served)
-        out.copy_file(lunr_js, f"{STATIC}/{LUNR_JS_OUTPUT}")
+        copy_static(out, sources)
         lap("search, exports, render and write")
     lap("swap in")
     report.pages = total
@@ -139,6 +137,12 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
     report.papers = len(catalog.papers)
     if keep is not None:
         keep(derived)
+
+
+def copy_static(out: SiteWriter, sources: Sources) -> None:
+    """The site's ``static/``: the static files as served (``assets.served``) and lunr.js."""
+    out.copy_tree(sources.static, STATIC, served)
+    out.copy_file(sources.lunr_js, f"{STATIC}/{LUNR_JS_OUTPUT}")
 
 
 def refresh_static(options: BuildOptions, sources: Sources, inputs: str, report: BuildReport,
@@ -151,8 +155,7 @@ def refresh_static(options: BuildOptions, sources: Sources, inputs: str, report:
     manifest lists (then a full build)."""
 
     def copy(out: SiteWriter) -> None:
-        out.copy_tree(sources.static, STATIC, served)
-        out.copy_file(sources.lunr_js, f"{STATIC}/{LUNR_JS_OUTPUT}")
+        copy_static(out, sources)
         lap("static files")
 
     try:
