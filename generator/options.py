@@ -113,6 +113,7 @@ def _same_folder(a: Path, b: Path) -> bool:
 class BuildReport:
     papers: int = 0
     pages: int = 0
+    pages_kept: int = 0  # pages an earlier build rendered from the same inputs, kept as they were
     bytes_written: int = 0  # size of the whole site
     files_changed: int = 0  # files written or removed in the output folder
     up_to_date: bool = False  # nothing had changed: the output was left alone
@@ -130,6 +131,7 @@ class BuildReport:
         if self.static_only:
             return (f"Copied the static files ({self.files_changed} file{'s' if self.files_changed != 1 else ''} "
                     f"changed; pages, search files and exports unchanged) in {total:.2f}s ({stages})")
-        return (f"Built {self.pages} pages for {self.papers} paper{'s' if self.papers != 1 else ''} "
+        kept = f", {self.pages_kept} kept as rendered before" if self.pages_kept else ""
+        return (f"Built {self.pages} pages{kept} for {self.papers} paper{'s' if self.papers != 1 else ''} "
                 f"({self.bytes_written / 1e6:.1f} MB, {self.files_changed} file{'s' if self.files_changed != 1 else ''} changed) "
                 f"in {total:.2f}s ({stages})")

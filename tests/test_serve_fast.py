@@ -47,7 +47,7 @@ class Preview:
 
     def __init__(self, content: ContentDir, out: Path):
         self.content = content
-        self.options = BuildOptions(content=content.root, output=out)
+        self.options = BuildOptions(content=content.root, output=out, cache=out.parent / "cache")
         self.reloads = 0
         self.fast = FastPath(self.options, self._reload)
         seq = self.fast.build_started()

@@ -89,6 +89,8 @@ def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict
         # of a list item ("search", "reading-list"; see ITEM_TEMPLATE)
         "shell": False,
         "item_template": ITEM_TEMPLATE,
+        "find_engine": site.find_engine,  # the title search offered for a paper without a PDF
+        "find_pattern": site.find_pattern,
     }
     globals_["paper_items"] = PaperItems(dict(globals_), sort_ranks(site.papers))
     return globals_

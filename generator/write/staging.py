@@ -105,6 +105,23 @@ class SiteWriter:
             pass
         return False
 
+    def keep_file(self, rel_path: str, digest: str) -> bool:
+        """Hard-link the current output's ``rel_path`` when it holds the bytes of ``digest``
+        (a page rendered from the same inputs, ``outputs.page_keys``); False, with nothing
+        claimed, when it does not or cannot be linked: then the caller writes the file."""
+        segments = check_output_path(rel_path)
+        key = "/".join(segments)
+        old = self.previous.get(key)
+        if old is None or old.digest != digest:
+            return False
+        self._claim(key)
+        if not self._link(old, self._target(key, segments)):
+            del self.written[key.casefold()]
+            return False
+        self.records[key] = old
+        self.bytes_written += old.size
+        return True
+
     def keep_previous(self, wanted: Callable[[str], bool]) -> bool:
         """Hard-link every ``wanted`` file the current output's manifest lists, unchanged; all
         or nothing: False, with none of them kept, when one is not as listed (edited, gone,

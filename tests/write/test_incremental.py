@@ -71,16 +71,24 @@ EDITS = {
 }
 
 
+@pytest.mark.parametrize("cached", [False, True], ids=["no cache", "cache"])
 @pytest.mark.parametrize("edit", sorted(EDITS))
-def test_an_incremental_rebuild_writes_exactly_what_a_cold_build_writes(content, tmp_path, edit):
+def test_an_incremental_rebuild_writes_exactly_what_a_cold_build_writes(content, tmp_path, edit, cached):
+    """With the build cache, pages rendered from the same inputs as before are kept, not
+    rendered: the output is still a cold build's (built without the cache)."""
     add_more(content)
     out = tmp_path / "site"
-    build(BuildOptions(content=content.root, output=out))
+    options = BuildOptions(content=content.root, output=out, cache=tmp_path / "cache" if cached else None)
+    build(options)
     before = stats_of(out)
     EDITS[edit](content)
-    report = build(BuildOptions(content=content.root, output=out))
+    report = build(options)
     assert not report.up_to_date
     assert_same_as_cold(content.root, out, tmp_path)
+    if not cached:
+        assert report.pages_kept == 0
+    elif edit in ("abstract changed", "author added", "paper added"):
+        assert 0 < report.pages_kept < report.pages
     after = stats_of(out)
     rewritten = {p for p in after if p != MARKER and after[p] != before.get(p)}
     removed = set(before) - set(after)
@@ -92,12 +100,13 @@ def test_an_incremental_rebuild_writes_exactly_what_a_cold_build_writes(content,
 def test_a_series_of_edits_ends_where_a_cold_build_starts(content, tmp_path):
     out = tmp_path / "site"
     add_more(content)
-    build(BuildOptions(content=content.root, output=out))
+    options = BuildOptions(content=content.root, output=out, cache=tmp_path / "cache")
+    build(options)
     for name in sorted(EDITS):
         if name != "every paper removed but one":
             EDITS[name](content)
-            build(BuildOptions(content=content.root, output=out))
-    assert_same_as_cold(content.root, out, tmp_path)
+            build(options)
+            assert_same_as_cold(content.root, out, tmp_path)
 
 
 def test_nothing_changed_means_nothing_is_written(content, tmp_path):
