@@ -131,7 +131,7 @@ class BuildReport:
         if self.static_only:
             return (f"Copied the static files ({self.files_changed} file{'s' if self.files_changed != 1 else ''} "
                     f"changed; pages, search files and exports unchanged) in {total:.2f}s ({stages})")
-        kept = f", {self.pages_kept} kept as rendered before" if self.pages_kept else ""
+        kept = f" ({self.pages - self.pages_kept} rendered, the rest as before)" if self.pages_kept else ""
         return (f"Built {self.pages} pages{kept} for {self.papers} paper{'s' if self.papers != 1 else ''} "
                 f"({self.bytes_written / 1e6:.1f} MB, {self.files_changed} file{'s' if self.files_changed != 1 else ''} changed) "
                 f"in {total:.2f}s ({stages})")

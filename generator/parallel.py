@@ -30,9 +30,10 @@ class SharedWriter(Protocol):
     records: dict[str, Any]
     staged: list[str]
     bytes_written: int
+    pages_kept: int
 
     def share(self) -> "SharedWriter": ...
-    def merge(self, records: list[Any], staged: list[str], size: int) -> None: ...
+    def merge(self, records: list[Any], staged: list[str], size: int, kept: int) -> None: ...
 
 
 Task = Callable[[SharedWriter], int]
@@ -104,8 +105,8 @@ def run_tasks(tasks: Sequence[Task], writer: SharedWriter, jobs: int, progress: 
         return
     _SHARED = (tasks, writer)
     try:
-        for records, staged, size, units in _results(_run_one, range(len(tasks)), jobs):
-            writer.merge(records, staged, size)
+        for records, staged, size, kept, units in _results(_run_one, range(len(tasks)), jobs):
+            writer.merge(records, staged, size, kept)
             report(units)
     finally:
         _SHARED = None
@@ -141,12 +142,12 @@ def _pooled(func: Callable[[Any], R], args: Sequence[Any], jobs: int) -> Iterato
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_one(index: int) -> tuple[list[Any], list[str], int, int]:
+def _run_one(index: int) -> tuple[list[Any], list[str], int, int, int]:
     assert _SHARED is not None, "run_tasks sets the shared tasks before forking"
     tasks, parent = _SHARED
     writer = parent.share()
     units = tasks[index](writer)
-    return list(writer.records.values()), writer.staged, writer.bytes_written, units
+    return list(writer.records.values()), writer.staged, writer.bytes_written, writer.pages_kept, units
 
 
 def parallel_map(func: Callable[[T], R], items: Sequence[T], jobs: int | None = None,

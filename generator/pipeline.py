@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
+import jinja2
 from jinja2 import TemplateError
 
 from .cache import BuildCache, cache_used, generator_version
@@ -34,7 +35,6 @@ from .write.writer import Unkept, atomic_folder, atomic_output
 
 STATIC = "static"  # the site's folder of static files: nothing else is written below it
 PAGES_PER_TASK = 400  # pages a worker renders per task: small enough to balance two cores
-PAGE_KIND = "page"  # the build cache's entries: a page's render key -> the digest of its bytes
 
 
 @dataclass(frozen=True)
@@ -49,10 +49,10 @@ class Derived:
     inputs: str = ""  # the fingerprint of the content it was derived from (``Inputs.content``)
 
 
-def prepare(options: BuildOptions, report: BuildReport, lap: Callable[[str], None], inputs: str = "",
-            cache: BuildCache | None = None) -> Derived:
+def prepare(options: BuildOptions, report: BuildReport, lap: Callable[[str], None], inputs: str = "") -> Derived:
     """load and validate → derive → citations: everything the outputs are made from;
-    ``inputs``: the content's fingerprint, kept with it; ``cache``: the build cache."""
+    ``inputs``: the content's fingerprint, kept with it."""
+    cache = BuildCache(options.cache) if options.cache is not None else None
     try:
         with jobs_chosen(options.jobs), cache_used(cache):
             catalog = load_catalog(options.content, base_url=options.base_url)
@@ -82,21 +82,21 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
     build, rendered again instead of deriving it anew. When the output, too, was built from
     this content (``output_content``, its manifest's), its search files and exports, which
     no template shapes, are kept as they are."""
-    cache = BuildCache(options.cache) if options.cache is not None else None
     if reuse is not None and reuse.inputs == inputs.content:
         derived = reuse
         report.warnings.extend(derived.site.warnings)  # said again, as a build that derived would
         report.notes.extend(export_notes(derived.citations))
         lap("reuse")
     else:
-        derived = prepare(options, report, lap, inputs.content, cache)
+        derived = prepare(options, report, lap, inputs.content)
     catalog, site, citations, globals_ = derived.catalog, derived.site, derived.citations, derived.globals
 
     env = make_environment(sources.templates)
     pages = list(plan_pages(site))
     total = len(pages)
     keys = PageKeys(env, sources.templates, globals_, citations, globals_["paper_items"].ranks,
-                    generator_version()) if cache is not None else None
+                    f"{generator_version()} jinja2 {jinja2.__version__}")
+    keep_pages = options.cache is not None  # without the cache, every page is rendered afresh too
     done = 0
 
     def progress(units: int) -> None:
@@ -106,13 +106,18 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
             options.progress(done, total)
 
     def render_pages(chunk: list[Page]) -> Task:
+        """Render the pages of ``chunk``, keeping each that the current output holds as
+        rendered from the same inputs (its render key: ``outputs.page_keys``)."""
         def task(out: SiteWriter) -> int:
             for page in chunk:
+                key = keys.key(page)
+                if keep_pages and key is not None and out.keep_page(page.output_path, key):
+                    continue
                 try:
                     html = render_page(env, page, globals_)
                 except TemplateError as exc:
                     raise OutputError(f"template error while rendering /{page.url}: {exc}") from exc
-                out.write_text(page.output_path, html)
+                out.write_text(page.output_path, html, key or "")
             return len(chunk)
         return task
 
@@ -131,47 +136,18 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
             page_paths = {page.output_path for page in pages}
             if out.keep_previous(lambda path: path not in page_paths and not path.startswith(STATIC + "/")):
                 tasks = []  # the search files and exports of the same content, as they are
-        rendered, new_keys = pages, {}
-        if keys is not None and cache is not None:
-            rendered, new_keys = keep_rendered(pages, keys, cache, out)
-            progress(total - len(rendered))
-            lap("pages kept")
-        tasks += [render_pages(rendered[i:i + PAGES_PER_TASK]) for i in range(0, len(rendered), PAGES_PER_TASK)]
+        tasks += [render_pages(pages[i:i + PAGES_PER_TASK]) for i in range(0, total, PAGES_PER_TASK)]
         run_tasks(tasks, out, jobs, progress)
         copy_static(out, sources)
         lap("search, exports, render and write")
-        if cache is not None:
-            for path, key in new_keys.items():
-                record = out.records.get(path)
-                if record is not None:
-                    cache.put(PAGE_KIND, key, record.digest)
-            cache.save()
     lap("swap in")
     report.pages = total
-    report.pages_kept = total - len(rendered)
+    report.pages_kept = out.pages_kept
     report.bytes_written = out.bytes_written
     report.files_changed = out.files_changed
     report.papers = len(catalog.papers)
     if keep is not None:
         keep(derived)
-
-
-def keep_rendered(pages: list[Page], keys: PageKeys, cache: BuildCache,
-                  out: SiteWriter) -> tuple[list[Page], dict[str, bytes]]:
-    """Keep each page that an earlier build rendered from the same inputs (its render key
-    is in the cache, with the digest the output's file still has); the pages to render, and
-    the keys of those that have one (to remember what they render to)."""
-    rendered: list[Page] = []
-    new_keys: dict[str, bytes] = {}
-    for page in pages:
-        key = keys.key(page)
-        if key is not None:
-            hit, digest = cache.get(PAGE_KIND, key)
-            if hit and isinstance(digest, str) and out.keep_file(page.output_path, digest):
-                continue
-            new_keys[page.output_path] = key
-        rendered.append(page)
-    return rendered, new_keys
 
 
 def copy_static(out: SiteWriter, sources: Sources) -> None:

@@ -11,9 +11,9 @@ Sound only where the templates read nothing else. ``data`` (the whole ``SiteData
 citation index and the list items' renderer are globals too: a page whose templates name
 any variable that is not the page's own, a plain global or Jinja's (checked on each
 template's syntax tree, with everything it includes, imports or extends) gets no key and is
-always rendered. So do pages holding a value of a type the digest does not know. The build
-cache (``cache.py``) remembers, by key, the digest of the bytes rendered; the writer keeps
-the current output's file when it has those bytes (``SiteWriter.keep_file``).
+always rendered. So do pages holding a value of a type the digest does not know. The
+output's manifest records each page's key; the next build keeps the page when its key is
+the same and the file is as recorded (``SiteWriter.keep_page``).
 """
 
 from __future__ import annotations
@@ -188,7 +188,7 @@ class PageKeys:
             known = self.safe[template] = reads is not None and not reads & self.forbidden
         return known
 
-    def key(self, page: Page) -> bytes | None:
+    def key(self, page: Page) -> str | None:
         if not (self._safe(page.template) and self._safe(ITEM_TEMPLATE)):
             return None
         try:
@@ -196,4 +196,4 @@ class PageKeys:
                                     page_feeds(page, self.citations), page_downloads(page, self.citations)))
         except Unkeyed:
             return None
-        return hashlib.blake2b(self.base + data, digest_size=20).digest()
+        return hashlib.blake2b(self.base + data, digest_size=20).hexdigest()

@@ -14,17 +14,20 @@ from .freshness import Inputs
 
 
 MARKER = ".papershelf-site"  # in the output folder: says Papershelf wrote it, and lists what
-MANIFEST_HEADER = "papershelf-site 1"
+MANIFEST_HEADER = "papershelf-site 2"
+NO_KEY = "-"  # in a record's key column: not a page with a render key
 
 
 @dataclass(frozen=True)
 class FileRecord:
-    """One output file: what it holds (digest) and how it sits on disk (size, mtime)."""
+    """One output file: what it holds (digest) and how it sits on disk (size, mtime); for a
+    page, the render key of what it was rendered from (``outputs.page_keys``)."""
 
     path: str
     digest: str
     size: int
     mtime_ns: int
+    key: str = ""
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,8 @@ class Manifest:
 
     def format(self) -> str:
         lines = [f"{MANIFEST_HEADER} {self.fingerprint}"]
-        lines += [f"{r.digest} {r.size} {r.mtime_ns} {r.path}" for r in sorted(self.files.values(), key=lambda r: r.path)]
+        lines += [f"{r.digest} {r.size} {r.mtime_ns} {r.key or NO_KEY} {r.path}"
+                  for r in sorted(self.files.values(), key=lambda r: r.path)]
         return "\n".join(lines) + "\n"
 
 
@@ -58,8 +62,8 @@ def read_manifest(output: Path) -> Manifest | None:
     try:
         for line in lines[1:]:
             if line:
-                digest, size, mtime, path = line.split(" ", 3)
-                files[path] = FileRecord(path, digest, int(size), int(mtime))
+                digest, size, mtime, key, path = line.split(" ", 4)
+                files[path] = FileRecord(path, digest, int(size), int(mtime), "" if key == NO_KEY else key)
     except ValueError:
         return None
     return Manifest(header[1], files)
@@ -94,7 +98,7 @@ def still_as_built(output: Path, fingerprint: str) -> bool:
     stat_of = os.stat
     try:
         for line in lines[1:-1]:
-            _, size, mtime, path = line.split(" ", 3)
+            _, size, mtime, _, path = line.split(" ", 4)
             st = stat_of(root + path, follow_symlinks=False)
             if st.st_mtime_ns != int(mtime) or st.st_size != int(size) or not stat.S_ISREG(st.st_mode):
                 return False

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -36,6 +37,7 @@ class SiteWriter:
         self.staged: list[str] = []  # paths present in the staging folder (changed or new)
         self.bytes_written = 0  # size of the whole site, unchanged files included
         self.files_changed = 0  # set once the output is updated: files written or removed
+        self.pages_kept = 0  # pages kept as rendered before (``keep_page``)
         self._folders: set[str] = set()
 
     def _claim(self, key: str) -> None:
@@ -57,14 +59,16 @@ class SiteWriter:
             self._folders.add(folder)
         return target
 
-    def write_text(self, rel_path: str, text: str) -> None:
+    def write_text(self, rel_path: str, text: str, key: str = "") -> None:
+        """Write ``text``; ``key``: the page's render key, recorded in the manifest."""
         try:
             data = text.encode("utf-8")
         except UnicodeEncodeError as exc:  # a lone surrogate: the loader refuses them, so a bug
             raise OutputError(f"cannot write {rel_path}: {exc.reason}") from exc
-        self.write_bytes(rel_path, data)
+        self.write_bytes(rel_path, data, key)
 
-    def write_bytes(self, rel_path: str, data: bytes) -> None:
+    def write_bytes(self, rel_path: str, data: bytes, key: str = "") -> None:
+        render_key = key
         segments = check_output_path(rel_path)
         key = "/".join(segments)
         self._claim(key)
@@ -73,7 +77,7 @@ class SiteWriter:
         old = self.previous.get(key)
         target = self._target(key, segments)
         if old is not None and old.digest == digest and old.size == len(data) and self._link(old, target):
-            self.records[key] = old
+            self.records[key] = old if old.key == render_key else replace(old, key=render_key)
             return
         try:
             with open(target, "wb", buffering=0) as handle:
@@ -84,7 +88,7 @@ class SiteWriter:
         except OSError as exc:
             raise OutputError(f"cannot write {rel_path}: {exc.strerror or exc}") from exc
         # Unbuffered, so the mtime is that of the last write: close() and rename keep it.
-        self.records[key] = FileRecord(key, digest, len(data), mtime)
+        self.records[key] = FileRecord(key, digest, len(data), mtime, render_key)
         self.staged.append(key)
 
     def _link(self, old: FileRecord, target: Path) -> bool:
@@ -105,14 +109,15 @@ class SiteWriter:
             pass
         return False
 
-    def keep_file(self, rel_path: str, digest: str) -> bool:
-        """Hard-link the current output's ``rel_path`` when it holds the bytes of ``digest``
-        (a page rendered from the same inputs, ``outputs.page_keys``); False, with nothing
-        claimed, when it does not or cannot be linked: then the caller writes the file."""
+    def keep_page(self, rel_path: str, render_key: str) -> bool:
+        """Hard-link the current output's page ``rel_path`` when it was rendered from the same
+        inputs (its manifest record has this ``render_key``, ``outputs.page_keys``, and the
+        file is as recorded); False, with nothing claimed, when it was not or cannot be
+        linked: then the caller renders the page."""
         segments = check_output_path(rel_path)
         key = "/".join(segments)
         old = self.previous.get(key)
-        if old is None or old.digest != digest:
+        if old is None or not render_key or old.key != render_key:
             return False
         self._claim(key)
         if not self._link(old, self._target(key, segments)):
@@ -120,6 +125,7 @@ class SiteWriter:
             return False
         self.records[key] = old
         self.bytes_written += old.size
+        self.pages_kept += 1
         return True
 
     def keep_previous(self, wanted: Callable[[str], bool]) -> bool:
@@ -175,8 +181,9 @@ class SiteWriter:
         """A fresh writer on the same staging folder and previous files (for a worker process)."""
         return SiteWriter(self.root, self.previous, self.source)
 
-    def merge(self, records: list[FileRecord], staged: list[str], size: int) -> None:
+    def merge(self, records: list[FileRecord], staged: list[str], size: int, kept: int = 0) -> None:
         """Take over what another writer on this staging folder wrote."""
+        self.pages_kept += kept
         for record in records:
             self._claim(record.path)
             self.records[record.path] = record

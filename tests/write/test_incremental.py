@@ -316,7 +316,7 @@ def test_a_manifest_that_lies_is_not_trusted(content, tmp_path):
     """A garbled or foreign manifest means: replace the whole folder, like a first build."""
     out = tmp_path / "site"
     build(BuildOptions(content=content.root, output=out))
-    (out / MARKER).write_text("papershelf-site 1 abc\nnot a record\n", encoding="utf-8")
+    (out / MARKER).write_text("papershelf-site 2 abc\nnot a record\n", encoding="utf-8")
     (out / "index.html").write_text("stale", encoding="utf-8")
     build(BuildOptions(content=content.root, output=out))
     assert_same_as_cold(content.root, out, tmp_path)
