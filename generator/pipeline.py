@@ -94,7 +94,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
     env = make_environment(sources.templates)
     pages = list(plan_pages(site))
     total = len(pages)
-    keys = PageKeys(env, sources.templates, globals_, citations, globals_["paper_items"].ranks,
+    keys = PageKeys(env, globals_, citations, globals_["paper_items"].ranks,
                     f"{generator_version()} jinja2 {jinja2.__version__}")
     keep_pages = options.cache is not None  # without the cache, every page is rendered afresh too
     done = 0

@@ -1,17 +1,19 @@
 """Render keys: one digest of everything a page is rendered from, so that a build keeps the
 page an earlier build rendered from the very same inputs instead of rendering it again.
 
-A page's HTML is a function of the templates, the generator's code, the site globals and
-the page's own data (its ``Page``: URL, title, context). The key digests all of them, the
-data by value: every view reachable from the context is digested once per build (a
-``PaperView`` with what the filters add to it: its citation key and URLs, its place in the
-sort orders), so a key costs the size of the page's data, not of the site's.
+A page's HTML is a function of its templates (the page's template with everything it
+extends, includes or imports, and the list item's when it prints list items), the
+generator's code, the site globals and the page's own data (its ``Page``: URL, title,
+context). The key digests all of them, the data by value: every view reachable from the
+context is digested once per build (a ``PaperView`` with what the filters add to it: its
+citation key and URLs, its place in the sort orders), so a key costs the size of the page's
+data, not of the site's. An edit of the paper page's template renders the paper pages
+again, and only them.
 
 Sound only where the templates read nothing else. ``data`` (the whole ``SiteData``), the
 citation index and the list items' renderer are globals too: a page whose templates name
 any variable that is not the page's own, a plain global or Jinja's (checked on each
-template's syntax tree, with everything it includes, imports or extends) gets no key and is
-always rendered. So do pages holding a value of a type the digest does not know. The
+template's syntax tree) gets no key and is always rendered. So do pages holding a value of a type the digest does not know. The
 output's manifest records each page's key; the next build keeps the page when its key is
 the same and the file is as recorded (``SiteWriter.keep_page``).
 """
@@ -20,13 +22,13 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-from dataclasses import fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from operator import attrgetter
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
-from jinja2 import Environment, meta
+from jinja2 import Environment, meta, nodes
 from jinja2.exceptions import TemplateError
 from markupsafe import Markup
 
@@ -39,7 +41,8 @@ from .pages import ListControls, Page, SortRanks
 # (``data``, ``citations``, ``paper_items``) reach the whole site.
 PLAIN_GLOBALS = ("config", "base", "absolute_base", "link_labels", "generator_version", "shell", "item_template",
                  "find_engine", "find_pattern")
-ITEM_TEMPLATE = "partials/paper_item.html"  # rendered by the ``paper_item`` filter from any page
+ITEM_FILTER = "paper_item"  # a filter that renders ITEM_TEMPLATE (``render.PaperItems``)
+ITEM_TEMPLATE = "partials/paper_item.html"
 
 
 class Unkeyed(Exception):
@@ -111,56 +114,71 @@ def _digest(flat: Any) -> bytes:
     return hashlib.blake2b(repr(flat).encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
-def template_sources(folder: Path) -> bytes:
-    """A digest of every file below the templates folder, by path and bytes."""
-    digest = hashlib.blake2b(digest_size=16)
-    for path in sorted(Path(folder).rglob("*")):
-        if path.is_file():
-            digest.update(path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape") + b"\0")
-            digest.update(path.read_bytes() + b"\0")
-    return digest.digest()
+@dataclass(frozen=True)
+class TemplateUse:
+    """What rendering a template uses: the variables it and every template it extends,
+    includes or imports read without setting them (``reads``), and those templates' names
+    and bytes (``sources``); with the list item's template when one of them prints a list
+    item (the ``paper_item`` filter)."""
+
+    reads: frozenset[str]
+    sources: tuple[tuple[str, str], ...]
+
+    @property
+    def digest(self) -> bytes:
+        return _digest(self.sources)
 
 
-class TemplateReads:
-    """Which variables each template reads that it does not set, with everything it extends,
-    includes or imports; None where that cannot be known (a template named at run time)."""
+class TemplateUses:
+    """``TemplateUse`` of each template, None where it cannot be known: a template named at
+    run time, one that is missing or does not parse (rendering reports that)."""
 
     def __init__(self, env: Environment):
         self.env = env
-        self.own: dict[str, tuple[frozenset[str], tuple[str | None, ...]] | None] = {}
+        self.own: dict[str, tuple[str, frozenset[str], tuple[str | None, ...]] | None] = {}
+        self.uses: dict[str, TemplateUse | None] = {}
 
-    def _own(self, name: str) -> tuple[frozenset[str], tuple[str | None, ...]] | None:
+    def _own(self, name: str) -> tuple[str, frozenset[str], tuple[str | None, ...]] | None:
         if name not in self.own:
             try:
                 source = self.env.loader.get_source(self.env, name)[0]  # type: ignore[union-attr]
                 tree = self.env.parse(source)
-                self.own[name] = (frozenset(meta.find_undeclared_variables(tree)),
-                                  tuple(meta.find_referenced_templates(tree)))
+                reads = frozenset(meta.find_undeclared_variables(tree))
             except TemplateError:
                 self.own[name] = None
+            else:
+                refs = tuple(meta.find_referenced_templates(tree))
+                if any(f.name == ITEM_FILTER for f in tree.find_all(nodes.Filter)):
+                    refs += (ITEM_TEMPLATE,)
+                self.own[name] = (source, reads, refs)
         return self.own[name]
 
-    def reads(self, name: str) -> frozenset[str] | None:
-        names: set[str] = set()
-        seen: set[str] = set()
+    def of(self, name: str) -> TemplateUse | None:
+        if name not in self.uses:
+            self.uses[name] = self._closure(name)
+        return self.uses[name]
+
+    def _closure(self, name: str) -> TemplateUse | None:
+        reads: set[str] = set()
+        sources: dict[str, str] = {}
         todo = [name]
         while todo:
             current = todo.pop()
-            if current in seen:
+            if current in sources:
                 continue
-            seen.add(current)
             own = self._own(current)
-            if own is None or None in own[1]:
+            if own is None or None in own[2]:
                 return None
-            names |= own[0]
-            todo.extend(r for r in own[1] if r is not None)
-        return frozenset(names)
+            sources[current] = own[0]
+            reads |= own[1]
+            todo.extend(r for r in own[2] if r is not None)
+        return TemplateUse(frozenset(reads), tuple(sorted(sources.items())))
 
 
 class PageKeys:
     """The render key of each page of one build (``key``), None for a page that must be rendered."""
 
-    def __init__(self, env: Environment, templates: Path, globals_: Mapping[str, Any], citations: CitationIndex,
+    def __init__(self, env: Environment, globals_: Mapping[str, Any], citations: CitationIndex,
                  ranks: Mapping[str, SortRanks], code: str):
         self.env = env
         self.citations = citations
@@ -172,28 +190,29 @@ class PageKeys:
 
         self.digests = Digests(SHARED, {PaperView: paper_extra})
         plain = {name: globals_[name] for name in PLAIN_GLOBALS if name in globals_}
-        self.base = hashlib.blake2b(code.encode() + b"\0" + template_sources(templates) + self.digests.of(plain),
-                                    digest_size=20).digest()
+        self.base = hashlib.blake2b(code.encode() + b"\0" + self.digests.of(plain), digest_size=20).digest()
         # A name a template reads is set by the template itself (or the one including it),
         # the page's context, a plain global, Jinja's own, or else undefined (an error):
         # digested, constant or refused, unless it is one of the other globals.
         self.forbidden = frozenset(globals_) - frozenset(plain)
-        self.reads = TemplateReads(env)
-        self.safe: dict[str, bool] = {}
+        self.uses = TemplateUses(env)
+        self.templates: dict[str, bytes | None] = {}
 
-    def _safe(self, template: str) -> bool:
-        known = self.safe.get(template)
-        if known is None:
-            reads = self.reads.reads(template)
-            known = self.safe[template] = reads is not None and not reads & self.forbidden
-        return known
+    def _templates(self, name: str) -> bytes | None:
+        """The digest of what rendering template ``name`` uses; None when it reads more than
+        its page's data, or cannot be known."""
+        if name not in self.templates:
+            use = self.uses.of(name)
+            self.templates[name] = use.digest if use is not None and not use.reads & self.forbidden else None
+        return self.templates[name]
 
     def key(self, page: Page) -> str | None:
-        if not (self._safe(page.template) and self._safe(ITEM_TEMPLATE)):
+        templates = self._templates(page.template)
+        if templates is None:
             return None
         try:
             data = self.digests.of((page.url, page.template, page.title, page.context,
                                     page_feeds(page, self.citations), page_downloads(page, self.citations)))
         except Unkeyed:
             return None
-        return hashlib.blake2b(self.base + data, digest_size=20).hexdigest()
+        return hashlib.blake2b(self.base + templates + data, digest_size=20).hexdigest()

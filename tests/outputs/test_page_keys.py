@@ -15,7 +15,7 @@ from jinja2 import DictLoader, Environment
 from markupsafe import Markup
 
 from generator.build import BuildOptions, build
-from generator.outputs.page_keys import Digests, TemplateReads, Unkeyed
+from generator.outputs.page_keys import ITEM_TEMPLATE, Digests, TemplateUses, Unkeyed
 
 from ..conftest import ContentDir, paper_md
 from ..write.test_incremental import assert_same_as_cold
@@ -82,8 +82,15 @@ def test_what_the_extra_hook_adds_is_part_of_a_views_digest():
     assert Digests(shared=(Leaf,), extra={Leaf: lambda leaf: (ranks[leaf.text],)}).of((Leaf("a", 1),)) != first
 
 
+def environment(templates: dict[str, str]) -> Environment:
+    env = Environment(loader=DictLoader(templates))
+    env.filters["paper_item"] = str
+    return env
+
+
 def reads(templates: dict[str, str], name: str):
-    return TemplateReads(Environment(loader=DictLoader(templates))).reads(name)
+    use = TemplateUses(environment(templates)).of(name)
+    return use and use.reads
 
 
 def test_a_template_reads_what_it_and_everything_it_pulls_in_name():
@@ -97,10 +104,29 @@ def test_a_template_reads_what_it_and_everything_it_pulls_in_name():
     assert "p" not in reads(templates, "page.html")  # set by the loop
 
 
+def test_a_template_uses_the_bytes_of_what_it_pulls_in_and_of_the_item_it_prints():
+    templates = {
+        "paper.html": '{% extends "base.html" %}{% block main %}{{ paper.title }}{% endblock %}',
+        "list.html": '{% extends "base.html" %}{% block main %}{% for p in papers %}{{ p|paper_item }}{% endfor %}{% endblock %}',
+        "base.html": "<main>{% block main %}{% endblock %}</main>",
+        ITEM_TEMPLATE: '<li>{% include "partials/byline.html" %}</li>',
+        "partials/byline.html": "{{ byline }}",
+    }
+    uses = TemplateUses(environment(templates))
+    assert [name for name, _ in uses.of("paper.html").sources] == ["base.html", "paper.html"]
+    assert [name for name, _ in uses.of("list.html").sources] == \
+        ["base.html", "list.html", "partials/byline.html", ITEM_TEMPLATE]
+    assert {"papers", "byline"} <= uses.of("list.html").reads
+    before = uses.of("list.html").digest
+    templates["partials/byline.html"] = "{{ byline }}!"
+    assert TemplateUses(environment(templates)).of("list.html").digest != before
+
+
 def test_a_template_named_at_run_time_cannot_be_followed():
     assert reads({"page.html": "{% include page.partial %}"}, "page.html") is None
     assert reads({"page.html": '{% include "missing.html" %}'}, "page.html") is None
     assert reads({"page.html": "{% if %}"}, "page.html") is None  # a syntax error: rendered, and reported
+    assert reads({"page.html": "{{ x|no_such_filter }}"}, "page.html") is None
 
 
 def test_a_papers_key_covers_what_the_filters_add_to_it(content, tmp_path):
@@ -121,7 +147,7 @@ def test_a_papers_key_covers_what_the_filters_add_to_it(content, tmp_path):
     ranks = dict(derived.globals["paper_items"].ranks)
 
     def key() -> bytes | None:
-        return PageKeys(make_environment(templates), templates, derived.globals, derived.citations, ranks,
+        return PageKeys(make_environment(templates), derived.globals, derived.citations, ranks,
                         generator_version()).key(page)
 
     first = key()
@@ -185,6 +211,27 @@ def test_a_page_whose_bibtex_key_a_new_paper_takes_is_rendered_again(content, tm
     assert_same_as_cold(content.root, options.output, tmp_path)
 
 
+def test_a_template_edit_renders_the_pages_that_use_it_and_keeps_the_rest(content, tmp_path):
+    own = content.root.parent / "templates"
+    options = cached_options(content, tmp_path)
+    build(options)
+    own.mkdir()
+    (own / "404.html").write_text('{% extends "base.html" %}{% block main %}<p>Lost.</p>{% endblock %}',
+                                  encoding="utf-8")
+    report = build(options)
+    assert report.pages - report.pages_kept == 1 + UNKEYED  # the 404 page, and those with no key
+    item = (PROJECT / "templates" / ITEM_TEMPLATE).read_text(encoding="utf-8")
+    (own / ITEM_TEMPLATE).parent.mkdir()
+    (own / ITEM_TEMPLATE).write_text("<!-- item -->" + item, encoding="utf-8")
+    report = build(options)
+    listing = (options.output / "authors" / "alan-turing" / "index.html").read_text(encoding="utf-8")
+    assert "<!-- item -->" in listing
+    paper = (options.output / "papers" / "fast-convergence" / "index.html").read_text(encoding="utf-8")
+    assert "<!-- item -->" not in paper  # a paper page prints no list item: kept
+    assert 0 < report.pages_kept
+    assert_same_as_cold(content.root, options.output, tmp_path)
+
+
 def test_a_kept_page_someone_edited_in_the_output_is_rendered_again(content, tmp_path):
     options = cached_options(content, tmp_path)
     build(options)
@@ -195,6 +242,10 @@ def test_a_kept_page_someone_edited_in_the_output_is_rendered_again(content, tmp
     build(options)
     assert_same_as_cold(content.root, options.output, tmp_path)
 
+
+# pages whose templates read the whole site: home, all papers, the venue, tag and author indexes and
+# search (one page each in the test catalog); always rendered
+UNKEYED = 6
 
 SECOND_VENUE = '---\nname: "OTHER 2023"\nfull_name: "Other Conference 2023"\nyear: 2023\n---\n'
 NAMES = ("Ada Lovelace", "Alan Turing", "Grace Hopper", "Emmy Noether", "Kurt Gödel")
