@@ -83,8 +83,11 @@ def iter_exports(site: SiteData, citations: CitationIndex) -> Iterator[tuple[str
     """Every export file of the site as (path relative to the site root, text), one at a time:
     the build writes each as it comes, so the ~200 MB of a 10,000-paper catalog's exports are
     never all in memory at once."""
-    yield CATALOG_BIB, bulk_bibtex(site.papers, citations, full=True)
-    entries = {view.slug: citations.for_paper(view).bibtex for view in site.papers}  # as the pages show them
+    entries, full = {}, {}  # each paper's entry as its page shows it, and with everything
+    for view in site.papers:
+        entries[view.slug], full[view.slug] = citations.for_paper(view).bibtex_both()
+    yield CATALOG_BIB, bulk_bibtex(site.papers, citations, full)
+    del full
     for venue in site.venues:
         yield venue_bib_path(venue.ref.id), bulk_bibtex(venue.papers, citations, entries)
     for tag in site.tags:

@@ -56,6 +56,13 @@ class Citation:
         """The entry of ``papers.bib``: with abstract, keywords and every link."""
         return write_bibtex([(self.key, self._full_fields())])
 
+    def bibtex_both(self) -> tuple[str, str]:
+        """(``bibtex``, ``bibtex_full``), from one encoding of the fields (the exports need
+        both for every paper)."""
+        fields = self._full_fields()
+        return (write_bibtex([(self.key, [(name, value) for name, value in fields if name in CITE_FIELDS])]),
+                write_bibtex([(self.key, fields)]))
+
     def _full_fields(self) -> list[tuple[str, str]]:
         return bibtex_fields(self._view, self.url, self._location)
 
