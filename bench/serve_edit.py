@@ -232,7 +232,8 @@ def measure(catalog: Path, edits: int, log: Path | None = None, settled: int | N
                 mark = len(lines.lines)
                 t0 = time.perf_counter()
                 if kind == "static":
-                    text = (REPO / "static/css/site.css").read_text(encoding="utf-8") + f"/* {marker} */\n"
+                    # a rule, not a comment: the build minifies stylesheets (outputs/assets.py)
+                    text = (REPO / "static/css/site.css").read_text(encoding="utf-8") + f".{marker}{{color:red}}\n"
                 else:
                     text = '{% extends "base.html" %}{% block main %}<p>' + marker + '</p>{% endblock %}'
                 (work / rel).parent.mkdir(parents=True, exist_ok=True)
