@@ -13,7 +13,10 @@ again, and only them.
 Sound only where the templates read nothing else. ``data`` (the whole ``SiteData``), the
 citation index and the list items' renderer are globals too: a page whose templates name
 any variable that is not the page's own, a plain global or Jinja's (checked on each
-template's syntax tree) gets no key and is always rendered. So do pages holding a value of a type the digest does not know. The
+template's syntax tree) gets no key and is always rendered. So do pages holding a value of a type the digest does not know.
+Templates are taken to render each page from its data alone: one that carries state from
+page to page (a namespace in a template imported without context) is not supported (nor
+by parallel rendering, which splits the pages between processes). The
 output's manifest records each page's key; the next build keeps the page when its key is
 the same and the file is as recorded (``SiteWriter.keep_page``).
 """
@@ -148,7 +151,8 @@ class TemplateUses:
                 self.own[name] = None
             else:
                 refs = tuple(meta.find_referenced_templates(tree))
-                if any(f.name == ITEM_FILTER for f in tree.find_all(nodes.Filter)):
+                if any(f.name == ITEM_FILTER for f in tree.find_all(nodes.Filter)) or \
+                        any(c.value == ITEM_FILTER for c in tree.find_all(nodes.Const)):  # map("paper_item")
                     refs += (ITEM_TEMPLATE,)
                 self.own[name] = (source, reads, refs)
         return self.own[name]

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from jinja2 import BytecodeCache, Environment, FileSystemLoader, StrictUndefined, pass_context
+from jinja2 import BytecodeCache, Environment, FileSystemLoader, StrictUndefined, TemplateNotFound, pass_context
 from jinja2.bccache import Bucket
 from jinja2.runtime import Context
 from jinja2.utils import htmlsafe_json_dumps
@@ -49,10 +49,34 @@ class _CompiledTemplates(BytecodeCache):
 _COMPILED = _CompiledTemplates()
 
 
+class _SnapshotLoader(FileSystemLoader):
+    """Each template's source as first read, for the life of the environment (one build):
+    what the render keys digest (``page_keys``) is what the pages are rendered from, even
+    when a template is saved while the build runs. ``read_all`` reads every template before
+    the workers fork, so they share one snapshot."""
+
+    def __init__(self, folder: Path):
+        super().__init__(str(folder))
+        self.sources: dict[str, tuple[str, str | None, Callable[[], bool] | None]] = {}
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+        if template not in self.sources:
+            source, filename, _ = super().get_source(environment, template)
+            self.sources[template] = (source, filename, lambda: True)
+        return self.sources[template]
+
+    def read_all(self, environment: Environment) -> None:
+        for name in self.list_templates():
+            try:
+                self.get_source(environment, name)
+            except (TemplateNotFound, OSError, UnicodeDecodeError):
+                pass  # rendering reports it, if a page uses it
+
+
 def make_environment(templates_dir: Path) -> Environment:
     env = Environment(
         bytecode_cache=_COMPILED,
-        loader=FileSystemLoader(str(templates_dir)),
+        loader=_SnapshotLoader(templates_dir),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -66,6 +90,7 @@ def make_environment(templates_dir: Path) -> Environment:
     env.filters["downloads"] = downloads_filter
     env.filters["reading_list_records"] = reading_list_records_filter
     env.filters["search_record"] = search_record_filter
+    env.loader.read_all(env)  # type: ignore[union-attr]
     return env
 
 

@@ -117,6 +117,8 @@ def test_a_template_uses_the_bytes_of_what_it_pulls_in_and_of_the_item_it_prints
     assert [name for name, _ in uses.of("list.html").sources] == \
         ["base.html", "list.html", "partials/byline.html", ITEM_TEMPLATE]
     assert {"papers", "byline"} <= uses.of("list.html").reads
+    mapped = {**templates, "list.html": "{{ papers|map('paper_item')|join }}"}  # the filter named by a string
+    assert ITEM_TEMPLATE in dict(TemplateUses(environment(mapped)).of("list.html").sources)
     before = uses.of("list.html").digest
     templates["partials/byline.html"] = "{{ byline }}!"
     assert TemplateUses(environment(templates)).of("list.html").digest != before
@@ -230,6 +232,36 @@ def test_a_template_edit_renders_the_pages_that_use_it_and_keeps_the_rest(conten
     assert "<!-- item -->" not in paper  # a paper page prints no list item: kept
     assert 0 < report.pages_kept
     assert_same_as_cold(content.root, options.output, tmp_path)
+
+
+def test_the_preview_renders_list_items_with_the_edited_item_template(content, tmp_path):
+    """``build --serve`` renders a template edit from the data the last build derived: its
+    list items too come from the new template, and a later build keeps them right."""
+    options = cached_options(content, tmp_path)
+    kept = []
+    build(options, keep=kept.append)
+    own = content.root.parent / "templates" / ITEM_TEMPLATE
+    own.parent.mkdir(parents=True)
+    own.write_text("<!-- new item -->" + (PROJECT / "templates" / ITEM_TEMPLATE).read_text(encoding="utf-8"),
+                   encoding="utf-8")
+    report = build(options, keep=kept.append, reuse=kept[-1])
+    assert "reuse" in report.seconds
+    assert_same_as_cold(content.root, options.output, tmp_path)
+    content.add_paper("fast-convergence", title="Fast Convergence of Gradient Descent", authors=("Alan Turing",),
+                      tags=("optimization",), body="Now with momentum.")
+    build(options)
+    assert_same_as_cold(content.root, options.output, tmp_path)
+
+
+def test_pages_are_rendered_from_the_templates_as_the_build_first_read_them(tmp_path):
+    """A template saved while a build runs: the pages and their keys both see the bytes the
+    build read first (the next build sees the new ones, by the inputs' fingerprint)."""
+    from generator.outputs.render import make_environment
+    (tmp_path / "page.html").write_text("one", encoding="utf-8")
+    env = make_environment(tmp_path)
+    (tmp_path / "page.html").write_text("two", encoding="utf-8")
+    assert env.get_template("page.html").render() == "one"
+    assert TemplateUses(env).of("page.html").sources == (("page.html", "one"),)
 
 
 def test_a_kept_page_someone_edited_in_the_output_is_rendered_again(content, tmp_path):
