@@ -12,13 +12,13 @@ again, and only them.
 
 Sound only where the templates read nothing else. ``data`` (the whole ``SiteData``), the
 citation index and the list items' renderer are globals too: a page whose templates name
-any variable that is not the page's own, a plain global or Jinja's (checked on each
-template's syntax tree) gets no key and is always rendered. So do pages holding a value of a type the digest does not know.
-Templates are taken to render each page from its data alone: one that carries state from
-page to page (a namespace in a template imported without context) is not supported (nor
-by parallel rendering, which splits the pages between processes). The
-output's manifest records each page's key; the next build keeps the page when its key is
-the same and the file is as recorded (``SiteWriter.keep_page``).
+one of them (checked on each template's syntax tree) gets no key and is always rendered, as
+does a page holding a value of a type the digest does not know. Templates are taken to
+render each page from its data alone: one that carries state from page to page (a
+namespace in a template imported without context) is not supported (nor by parallel
+rendering, which splits the pages between processes). The output's manifest records each
+page's key; the next build keeps the page when its key is the same and the file is as
+recorded (``SiteWriter.keep_page``).
 """
 
 from __future__ import annotations

@@ -59,16 +59,15 @@ class SiteWriter:
             self._folders.add(folder)
         return target
 
-    def write_text(self, rel_path: str, text: str, key: str = "") -> None:
-        """Write ``text``; ``key``: the page's render key, recorded in the manifest."""
+    def write_text(self, rel_path: str, text: str, render_key: str = "") -> None:
+        """Write ``text``; ``render_key``: the page's (``outputs.page_keys``), for the manifest."""
         try:
             data = text.encode("utf-8")
         except UnicodeEncodeError as exc:  # a lone surrogate: the loader refuses them, so a bug
             raise OutputError(f"cannot write {rel_path}: {exc.reason}") from exc
-        self.write_bytes(rel_path, data, key)
+        self.write_bytes(rel_path, data, render_key)
 
-    def write_bytes(self, rel_path: str, data: bytes, key: str = "") -> None:
-        render_key = key
+    def write_bytes(self, rel_path: str, data: bytes, render_key: str = "") -> None:
         segments = check_output_path(rel_path)
         key = "/".join(segments)
         self._claim(key)
