@@ -148,7 +148,7 @@ def test_a_papers_key_covers_what_the_filters_add_to_it(content, tmp_path):
     page = pages["papers/a-paper-on-graphs/"]
     ranks = dict(derived.globals["paper_items"].ranks)
 
-    def key() -> bytes | None:
+    def key() -> str | None:
         return PageKeys(make_environment(templates), derived.globals, derived.citations, ranks,
                         generator_version()).key(page)
 
