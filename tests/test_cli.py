@@ -234,7 +234,11 @@ def test_serve_rebuilds_on_change_and_survives_a_bad_edit(content, tmp_path):
         assert wait_for(lambda: "Edited Title 2" in fetch(page))
         # A broken edit: the error is reported and the last good page is still served.
         failed = output.count("Build failed")
-        content.add_paper("a-paper-on-graphs", "---\ntitle: [broken\n---\n")
+        # saved as editors do, by renaming a complete file into place: a rebuild that read a
+        # half-written file would report that file's error (a loaded machine saw it), not this one
+        broken = tmp_path / "broken.tmp"
+        broken.write_text("---\ntitle: [broken\n---\n", encoding="utf-8")
+        os.replace(broken, content.root / "papers" / "a-paper-on-graphs.md")
         wait_for(lambda: output.count("Build failed") > failed)
         assert "Edited Title 2" in fetch(page)
         content.add_paper("a-paper-on-graphs", title="Fixed Again")

@@ -262,6 +262,30 @@ def test_a_rebuild_failing_on_a_save_not_yet_reported_keeps_the_fast_pages(previ
     assert "Message Passing, Retitled" in preview.page("a-paper-on-graphs")
 
 
+def test_a_rebuild_failing_on_a_save_made_just_before_it_began_keeps_the_fast_pages(preview, monkeypatch):
+    """The save landed just before the rebuild began, and the watcher, which reports a burst
+    of saves once it is quiet, reports it only while the rebuild fails: the failed rebuild
+    waits for that report (the rebuild the save brings decides), not taking the fast page
+    back (a loaded machine saw the page go back to the one before the fast edit)."""
+    content = preview.content
+    path = content.add_paper("a-paper-on-graphs", title="Message Passing, Retitled")
+    real = serve.content_inputs
+    saved = []
+
+    def saved_first(options):
+        if not saved:
+            saved.append(content.add_paper("a-paper-on-graphs", "---\ntitle: [broken\n---\n"))
+            threading.Timer(0.05, preview.fast.changed, [[str(path)]]).start()  # the watcher's report, later
+        return real(options)
+
+    monkeypatch.setattr(serve, "content_inputs", saved_first)
+    preview.edit(path)
+    preview.settle()
+    time.sleep(0.1)
+    assert preview.took_fast == [True, False]  # the retitle, then the broken save (reported late)
+    assert "Message Passing, Retitled" in preview.page("a-paper-on-graphs")
+
+
 def test_the_fast_page_carries_the_rebuilds_bibtex_key(preview, gated, tmp_path):
     """Keys are unique in the catalog (a suffix on a clash): the fast page computes its own
     from the papers it can clash with, so it is the rebuild's."""

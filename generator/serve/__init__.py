@@ -90,7 +90,7 @@ class Rebuilder:
             report, derived = built[0] if built else (None, None)
             self.fast.build_done(seq, report, derived)  # type: ignore[arg-type]
         else:
-            self.fast.build_failed(content)
+            self.fast.build_failed(content, seq)
 
 
 class Watcher:

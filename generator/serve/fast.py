@@ -64,6 +64,8 @@ from ..pipeline import Derived
 
 
 FAST, INVALID, SLOW = "fast", "invalid", "slow"  # what became of a batch of changes
+REPORT_WAIT_S = 0.3  # a failed rebuild waits this long for saves the watcher has yet to report
+# (it reports a burst of saves after serve.STEP_MS without another one)
 
 
 @dataclass(frozen=True)
@@ -359,16 +361,21 @@ class FastPath:
             self.snapshot = snapshot
             self.edits = {slug: edit for slug, edit in self.edits.items() if edit[0] > seq}
 
-    def build_failed(self, content: str | None = None) -> None:
+    def build_failed(self, content: str | None = None, seq: int | None = None) -> None:
         """A rebuild failed: unless a broken save explains it, put back the pages of the last
         good site that the fast path replaced. ``content``: the content's fingerprint when the
         rebuild began; if it changed since, a save the watcher may not have reported yet (a
         file the rebuild read half-written, or broken) can explain the failure, and the
-        rebuild that save brings decides."""
+        rebuild that save brings decides. ``seq``: the batches counted when it began
+        (``build_started``); the watcher reports a burst of saves once it is quiet, so a save
+        made just before the rebuild began is waited for (``REPORT_WAIT_S``), and a batch
+        reported since explains the failure too."""
         if content is not None and content_inputs(self.options) != content:
             return
+        if seq is not None:
+            time.sleep(REPORT_WAIT_S)
         with self.lock:
-            if self.invalid or self.unshown:
+            if self.invalid or self.unshown or (seq is not None and self.seq > seq):
                 return
             written, self.written = self.written, {}
         for rel, (_batch, before, _data) in written.items():
