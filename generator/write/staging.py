@@ -113,17 +113,10 @@ class SiteWriter:
         inputs (its manifest record has this ``render_key``, ``outputs.page_keys``, and the
         file is as recorded); False, with nothing claimed, when it was not or cannot be
         linked: then the caller renders the page."""
-        segments = check_output_path(rel_path)
-        key = "/".join(segments)
+        key = "/".join(check_output_path(rel_path))
         old = self.previous.get(key)
-        if old is None or not render_key or old.key != render_key:
+        if old is None or not render_key or old.key != render_key or not self._keep(old):
             return False
-        self._claim(key)
-        if not self._link(old, self._target(key, segments)):
-            del self.written[key.casefold()]
-            return False
-        self.records[key] = old
-        self.bytes_written += old.size
         self.pages_kept += 1
         return True
 
@@ -136,20 +129,26 @@ class SiteWriter:
             return False
         kept: list[str] = []
         for key in keys:
-            old = self.previous[key]
-            self._claim(key)
-            kept.append(key)
-            target = self._target(key, key.split("/"))
-            if not self._link(old, target):
+            if not self._keep(self.previous[key]):
                 for done in kept:  # undo: the caller writes these files itself
                     del self.written[done.casefold()]
-                    self.records.pop(done, None)
+                    del self.records[done]
                     with contextlib.suppress(OSError):
                         os.unlink(self.root.joinpath(*done.split("/")))
-                self.bytes_written -= sum(self.previous[k].size for k in kept[:-1])
+                self.bytes_written -= sum(self.previous[k].size for k in kept)
                 return False
-            self.records[key] = old
-            self.bytes_written += old.size
+            kept.append(key)
+        return True
+
+    def _keep(self, old: FileRecord) -> bool:
+        """Claim ``old``'s path and hard-link the current output's file there; False, with the
+        path not claimed, when it cannot be linked."""
+        self._claim(old.path)
+        if not self._link(old, self._target(old.path, old.path.split("/"))):
+            del self.written[old.path.casefold()]
+            return False
+        self.records[old.path] = old
+        self.bytes_written += old.size
         return True
 
     def copy_file(self, source: Path, rel_path: str, transform: Callable[[str, bytes], bytes] | None = None) -> None:
