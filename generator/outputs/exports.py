@@ -117,15 +117,11 @@ def notes(citations: CitationIndex) -> list[str]:
 # ---------------------------------------------------------------------------------------
 
 
-def bulk_bibtex(views: Iterable[PaperView], citations: CitationIndex,
-                entries: Mapping[str, str] | None = None, *, full: bool = False) -> str:
-    """The entries of ``views`` ordered by key (an empty string for no papers): as the paper
-    pages show them, or with ``full`` the full entries (abstract, keywords, every link).
-    ``entries``: entries already made, by slug."""
+def bulk_bibtex(views: Iterable[PaperView], citations: CitationIndex, entries: Mapping[str, str]) -> str:
+    """The ``entries`` (made by slug) of ``views``, ordered by key (an empty string for no
+    papers)."""
     pairs = sorted(((citations.for_paper(v).key, v) for v in views), key=lambda kv: kv[0])
-    if entries is not None:
-        return "\n".join(entries[v.slug] for _, v in pairs)
-    return "\n".join(citations.for_paper(v).bibtex_full if full else citations.for_paper(v).bibtex for _, v in pairs)
+    return "\n".join(entries[v.slug] for _, v in pairs)
 
 
 # ---------------------------------------------------------------------------------------

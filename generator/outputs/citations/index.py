@@ -48,20 +48,24 @@ class Citation:
     def bibtex(self) -> str:
         """The entry shown on the page (no abstract), which the page saves as its .bib file and
         the venue's and tags' bulk BibTeX hold."""
-        fields = [(name, value) for name, value in self._full_fields() if name in CITE_FIELDS]
-        return write_bibtex([(self.key, fields)])
+        return self._entry(self._full_fields(), short=True)
 
     @property
     def bibtex_full(self) -> str:
         """The entry of ``papers.bib``: with abstract, keywords and every link."""
-        return write_bibtex([(self.key, self._full_fields())])
+        return self._entry(self._full_fields())
 
     def bibtex_both(self) -> tuple[str, str]:
         """(``bibtex``, ``bibtex_full``), from one encoding of the fields (the exports need
         both for every paper)."""
         fields = self._full_fields()
-        return (write_bibtex([(self.key, [(name, value) for name, value in fields if name in CITE_FIELDS])]),
-                write_bibtex([(self.key, fields)]))
+        return self._entry(fields, short=True), self._entry(fields)
+
+    def _entry(self, fields: list[tuple[str, str]], short: bool = False) -> str:
+        """The BibTeX entry of ``fields``; ``short``: only those a citation needs (CITE_FIELDS)."""
+        if short:
+            fields = [(name, value) for name, value in fields if name in CITE_FIELDS]
+        return write_bibtex([(self.key, fields)])
 
     def _full_fields(self) -> list[tuple[str, str]]:
         return bibtex_fields(self._view, self.url, self._location)
