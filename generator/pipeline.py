@@ -25,7 +25,7 @@ from .content.loader import load_catalog
 from .outputs.page_keys import PageKeys
 from .outputs.pages import Page, plan_pages
 from .parallel import Task, default_jobs, frozen_heap, jobs_chosen, run_tasks
-from .outputs.render import PaperItems, make_environment, render_page, site_globals
+from .outputs.render import make_environment, render_page, site_globals
 from .outputs.search import build_search
 from .errors import OutputError
 from .options import LUNR_JS_OUTPUT, BuildOptions, BuildReport, Sources
@@ -89,9 +89,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
         lap("reuse")
     else:
         derived = prepare(options, report, lap, inputs.content)
-    catalog, site, citations = derived.catalog, derived.site, derived.citations
-    items = derived.globals["paper_items"]  # list items are rendered anew with this build's templates
-    globals_ = {**derived.globals, "paper_items": PaperItems(items.globals, items.ranks)}
+    catalog, site, citations, globals_ = derived.catalog, derived.site, derived.citations, derived.globals
 
     env = make_environment(sources.templates)
     pages = list(plan_pages(site))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
+from weakref import WeakKeyDictionary
 
 from jinja2 import BytecodeCache, Environment, FileSystemLoader, StrictUndefined, TemplateNotFound, pass_context
 from jinja2.bccache import Bucket
@@ -167,7 +168,10 @@ class PaperItems:
     falls in each order of the lists' sort control, over the whole catalog: pages.sort_ranks)
     and the site globals (never the page it sits on), which is what makes one rendering
     right for every list; twice at most: with the sort ranks and tags a list's controls need
-    (``sortable``), and without (the short lists of most authors have no controls).
+    (``sortable``), and without (the short lists of most authors have no controls). Kept per
+    environment (one a build): ``build --serve`` renders a template edit, and its fast path
+    an edited paper, with the globals of an earlier build, whose items came from other
+    templates or other papers.
     """
 
     TEMPLATE = "partials/paper_item.html"
@@ -175,15 +179,18 @@ class PaperItems:
     def __init__(self, globals_: dict[str, object], ranks: dict[str, SortRanks]):
         self.globals = globals_
         self.ranks = ranks
-        self.html: dict[tuple[str, bool], Markup] = {}
+        self.html: WeakKeyDictionary[Environment, dict[tuple[str, bool], Markup]] = WeakKeyDictionary()
 
     def render(self, env: Environment, paper: PaperView, sortable: bool = False) -> Markup:
         key = (paper.slug, sortable)
-        html = self.html.get(key)
+        rendered = self.html.get(env)
+        if rendered is None:
+            rendered = self.html[env] = {}
+        html = rendered.get(key)
         if html is None:
             html = Markup(env.get_template(self.TEMPLATE).render(**self.globals, p=paper, ranks=self.ranks[paper.slug],
                                                                  byline=byline(paper), sortable=sortable))
-            self.html[key] = html
+            rendered[key] = html
         return html
 
 
