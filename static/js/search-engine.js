@@ -338,9 +338,8 @@
   // its term has fewer than typoUnder postings (index.TYPO_UNDER; its stem's bucket loaded).
   Engine.prototype.typoNeeded = function (unit) {
     if (!unit.fuzzy) return false;
-    var term = this.termEntry(stem(unit.word)), known = term ? term[2] : 0;
-    var under = this.settings.typoUnder; // (an index written before typoUnder: typos for every word)
-    return under === undefined || known < under;
+    var term = this.termEntry(stem(unit.word));
+    return (term ? term[2] : 0) < this.settings.typoUnder;
   };
 
   Engine.prototype.termsNeeded = function (expansions) {
