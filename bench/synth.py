@@ -289,6 +289,7 @@ def write_seed_files(n: int, seed: int, folder: Path, params: Params | None = No
     for v, (venue, batch) in enumerate(synth_records.records_of(archive, content=True)):
         stem = f"{v:03d}_{venue.slug}"
         records = []
+        header = _seed_header(batch[0])
         for index, paper in enumerate(batch, 1):
             papers[(f"{stem}.txt", index)] = paper
             urls = {"venue_page": paper.links.url or (doi_url(paper.links.doi) if paper.links.doi else None),
@@ -298,10 +299,10 @@ def write_seed_files(n: int, seed: int, folder: Path, params: Params | None = No
                     "code": paper.links.code}
             records.append({"seed": f"{stem}.txt", "index": index,
                             "first_words": " ".join(paper.clean_abstract.split()[:6]), "title": paper.title,
-                            "authors": [full(e) for e in paper.entries], "venue": f"{venue.short} {venue.year}",
+                            "authors": [full(e) for e in paper.entries], "venue": header.removesuffix(" Papers"),
                             "presentation": paper.presentation, "urls": urls})
         path = folder / f"{stem}.txt"
-        path.write_text(_seed_header(batch[0]) + "\n\n" + "\n\n".join(p.clean_abstract for p in batch) + "\n",
+        path.write_text(header + "\n\n" + "\n\n".join(p.clean_abstract for p in batch) + "\n",
                         encoding="utf-8")
         (metadata_dir / f"{stem}.json").write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n",
                                                    encoding="utf-8")

@@ -219,6 +219,18 @@ def write_bibtex(archive: Archive, folder: Path, content: bool = False) -> list[
     return files
 
 
+def _write_pages(path: Path, items: list, size: int, render) -> list[Path]:
+    """``items`` in pages of at most ``size`` as a service answers: one file ``path``, or
+    ``<stem>-<offset>.<ext>`` per page; ``render(page, offset)`` makes a page's text."""
+    pages = [items[i:i + size] for i in range(0, len(items), size)] or [[]]
+    files = []
+    for k, page in enumerate(pages):
+        target = path if len(pages) == 1 else path.with_name(f"{path.stem}-{k * size:05d}{path.suffix}")
+        target.write_text(render(page, k * size), encoding="utf-8")
+        files.append(target)
+    return files
+
+
 # --------------------------------------------------------------------------- OpenReview
 
 
@@ -290,11 +302,17 @@ def openreview_note(paper: Paper, forum: str, number: int, rng: random.Random) -
     return note
 
 
-def write_openreview(archive: Archive, folder: Path, content: bool = False) -> list[Path]:
-    rng = _rng(archive, "openreview")
+def _id_maker(archive: Archive, form: str, taken: str) -> tuple[random.Random, LinkMaker]:
+    """The form's random stream, and a maker of new ids that avoids the archive's ids ``taken``."""
+    rng = _rng(archive, form)
     ids = LinkMaker(rng)
-    ids.used.update(p.links.openreview for p in archive.papers if p.links.openreview)
-    files = []
+    ids.used.update(value for p in archive.papers if (value := getattr(p.links, taken)))
+    return rng, ids
+
+
+def write_openreview(archive: Archive, folder: Path, content: bool = False) -> list[Path]:
+    rng, ids = _id_maker(archive, "openreview", "openreview")
+    files: list[Path] = []
     for venue, papers in records_of(archive, content):
         notes, seen = [], set()
         for number, paper in enumerate(papers, 1):
@@ -302,12 +320,8 @@ def write_openreview(archive: Archive, folder: Path, content: bool = False) -> l
             seen.add(paper.index)
             forum = paper.links.openreview if paper.links.openreview and first else ids.openreview_id(venue.year)
             notes.append(openreview_note(paper, forum, number, rng))
-        pages = [notes[i:i + OPENREVIEW_PAGE] for i in range(0, len(notes), OPENREVIEW_PAGE)]
-        for k, page in enumerate(pages):
-            path = folder / (f"{venue.slug}.json" if len(pages) == 1 else f"{venue.slug}-{k * OPENREVIEW_PAGE:05d}.json")
-            path.write_text(json.dumps({"notes": page, "count": len(notes)}, ensure_ascii=False, indent=1) + "\n",
-                            encoding="utf-8")
-            files.append(path)
+        files += _write_pages(folder / f"{venue.slug}.json", notes, OPENREVIEW_PAGE, lambda page, start: json.dumps(
+            {"notes": page, "count": len(notes)}, ensure_ascii=False, indent=1) + "\n")
     return files
 
 
@@ -383,10 +397,8 @@ def arxiv_entry(paper: Paper, arxiv_id: str, rng: random.Random) -> str:
 
 
 def write_arxiv(archive: Archive, folder: Path, content: bool = False) -> list[Path]:
-    rng = _rng(archive, "arxiv")
-    ids = LinkMaker(rng)
-    ids.used.update(p.links.arxiv for p in archive.papers if p.links.arxiv)
-    files = []
+    rng, ids = _id_maker(archive, "arxiv", "arxiv")
+    files: list[Path] = []
     for venue, papers in records_of(archive, content):
         entries, made = [], {}
         for paper in papers:  # a record written twice is the same entry twice (two feeds merged)
@@ -394,14 +406,9 @@ def write_arxiv(archive: Archive, folder: Path, content: bool = False) -> list[P
                 made[paper.index] = paper.links.arxiv or ids.arxiv_id(venue.year)
             arxiv_id = made[paper.index]
             entries.append(arxiv_entry(paper, arxiv_id, rng))
-        pages = [entries[i:i + ARXIV_PAGE] for i in range(0, len(entries), ARXIV_PAGE)]
-        for k, page in enumerate(pages):
-            head = ATOM_HEAD.format(query=f"all:{venue.slug}", start=k * ARXIV_PAGE, page=ARXIV_PAGE,
-                                    feed_id=f"{rng.getrandbits(120):030x}", total=len(entries),
-                                    updated=f"{venue.year + 1}-01-01T00:00:00-05:00")
-            path = folder / (f"{venue.slug}.xml" if len(pages) == 1 else f"{venue.slug}-{k * ARXIV_PAGE:05d}.xml")
-            path.write_text(head + "".join(page) + "</feed>\n", encoding="utf-8")
-            files.append(path)
+        files += _write_pages(folder / f"{venue.slug}.xml", entries, ARXIV_PAGE, lambda page, start: ATOM_HEAD.format(
+            query=f"all:{venue.slug}", start=start, page=ARXIV_PAGE, feed_id=f"{rng.getrandbits(120):030x}",
+            total=len(entries), updated=f"{venue.year + 1}-01-01T00:00:00-05:00") + "".join(page) + "</feed>\n")
     return files
 
 

@@ -373,7 +373,22 @@ def select(n: int, rng: random.Random) -> list[tuple[VenueYear, int]]:
         weight = BY_KEY[venue.series].weight * venue.size ** 0.7 * (0.5 if venue.kind == "workshop" else 1.0)
         keyed.append((rng.random() ** (1.0 / weight), venue))  # weighted sampling without replacement
     keyed.sort(key=lambda kv: -kv[0])
-    chosen = [v for _, v in keyed[:count]]
+    mains = {(v.series, v.year): v for v in pool if v.kind == "main"}
+    chosen: list[VenueYear] = []
+    taken: set[VenueYear] = set()
+    for _, venue in keyed:  # a workshop comes with its conference (an archive of one holds the other)
+        if len(chosen) >= count:
+            break
+        if venue in taken:
+            continue
+        parent = mains.get((venue.series, venue.year)) if venue.kind == "workshop" else None
+        if parent is not None and parent not in taken:
+            if len(chosen) + 2 > count:
+                continue
+            chosen.append(parent)
+            taken.add(parent)
+        chosen.append(venue)
+        taken.add(venue)
     chosen.sort(key=lambda v: (v.year, v.series, v.kind, v.name))
     total = sum(v.size for v in chosen)
     exact = [max(0.0, (n - len(chosen)) * v.size / total) for v in chosen]
