@@ -270,6 +270,8 @@ def _seed_header(paper: Paper) -> str:
     if venue.kind == "findings":
         return f"Findings {venue.short} {venue.year} Papers"
     if venue.kind == "workshop":
+        if venue.series == "cvpr":
+            return f"CVPR Workshops {venue.year} Papers"
         return f"{venue.short} Workshop {venue.acronym} {venue.year} Papers"
     return f"{venue.short} {venue.year} Papers"
 

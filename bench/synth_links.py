@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from generator.content.slugs import ascii_fold
 
-from synth_venues import PMLR_VOLUMES, VenueYear, roman
+from synth_venues import MONTHS, PMLR_VOLUMES, VenueYear, roman
 
 _OPENREVIEW_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _IEEE_DOC = ((1995, 525_000), (2000, 844_000), (2005, 1_570_000), (2010, 5_509_000), (2015, 7_139_000),
@@ -63,6 +63,8 @@ _ACM_PROCEEDINGS = {  # ACM DL proceedings ids (the first half of a paper's DOI)
 _AAAI_OJS = {2019: 3800, 2020: 5200, 2021: 16_000, 2022: 19_800, 2023: 25_000, 2024: 27_700, 2025: 32_000,
              2026: 36_000}
 _ACL_LETTER = {"acl": "P", "emnlp": "D", "naacl": "N"}
+_ARXIV_MONTHLY = ((2007, 4_500), (2010, 6_000), (2014, 8_500), (2015, 9_000), (2018, 12_500), (2020, 16_000),
+                  (2023, 20_000), (2025, 24_000))  # submissions a month
 
 
 @dataclass(frozen=True)
@@ -108,15 +110,20 @@ class LinkMaker:
                 self.used.add(value)
                 return value
 
-    def arxiv_id(self, year: int) -> str:
-        """A new arXiv id of a preprint posted in ``year`` or the year before."""
+    def arxiv_id(self, year: int, month: int = 12) -> str:
+        """A new arXiv id of a preprint of a paper of ``year`` (its conference in ``month``): posted
+        in the months before (a third in the year before), a few after; numbered within that
+        month's submissions (about 9,000 a month in 2015, 24,000 in 2025)."""
         rng = self.rng
-        posted = max(1995, year - (rng.random() < 0.35))
-        month = rng.randint(1, 12)
+        if rng.random() < 0.35:
+            posted, month = max(1995, year - 1), rng.randint(1, 12)
+        else:
+            posted, month = year, rng.randint(1, min(12, month + (2 if rng.random() < 0.2 else 0)))
         if posted < 2007 or (posted == 2007 and month < 4):
             return self._unique(lambda: f"cs/{posted % 100:02d}{month:02d}{rng.randint(1, 999):03d}")
         digits = 5 if posted >= 2015 else 4
-        return self._unique(lambda: f"{posted % 100:02d}{month:02d}.{rng.randint(1, 10 ** digits - 1):0{digits}d}")
+        monthly = min(10 ** digits - 1, _interpolate(_ARXIV_MONTHLY, posted))
+        return self._unique(lambda: f"{posted % 100:02d}{month:02d}.{rng.randint(1, monthly):0{digits}d}")
 
     def openreview_id(self, year: int) -> str:
         rng = self.rng
@@ -235,7 +242,7 @@ class LinkMaker:
             return "https://proceedings.neurips.cc/" + shape.format(y=year, h=self._hex()), None, None
         if s == "iclr":
             if year <= 2016:
-                return f"https://arxiv.org/abs/{self.arxiv_id(year)}", None, None
+                return f"https://arxiv.org/abs/{self.arxiv_id(year, 5)}", None, None
             forum = self.openreview_id(year)
             return f"https://openreview.net/forum?id={forum}", None, forum
         if s in ("icml", "aistats", "colt", "uai", "corl") and year in PMLR_VOLUMES[s]:
@@ -253,7 +260,8 @@ class LinkMaker:
         if s == "uai":
             if year >= 2014:
                 return f"https://www.auai.org/uai{year}/proceedings/papers/{number}.pdf", None, None
-            return f"https://arxiv.org/abs/{self.arxiv_id(2013)}", None, None  # reissued on arXiv in 2013
+            reissued = self._unique(lambda: f"13{rng.randint(1, 4):02d}.{rng.randint(1, 7_000):04d}")
+            return f"https://arxiv.org/abs/{reissued}", None, None  # UAI's old papers, put on arXiv in 2013
         if s == "colt":
             if year <= 2002:
                 doi = self._acm(venue, number)
@@ -322,7 +330,7 @@ class LinkMaker:
         rng, year = self.rng, venue.year
         preprint = 0.65 if year >= 2018 else 0.4 if year >= 2012 else 0.15 if year >= 2007 else 0.05
         arxiv = url.rsplit("/", 1)[1] if url and url.startswith("https://arxiv.org/abs/") else \
-            self.arxiv_id(year) if rng.random() < preprint else None
+            self.arxiv_id(year, MONTHS.get(venue.series, 6)) if rng.random() < preprint else None
         code_share = 0.35 if year >= 2018 else 0.15 if year >= 2012 else 0.02
         code = f"https://github.com/{id_base(family)}{rng.randint(1, 99)}/{file_words(title).split('_')[0].lower()}" \
             if rng.random() < code_share else None

@@ -64,7 +64,7 @@ KR_FAMILY = _words("Kim Lee Park Choi Jung Kang Cho Yoon Jang Lim Han Oh Seo Shi
                    "Jeon Ko Moon Yang Son Bae Baek Heo Nam Noh Ha Kwak Sung Cha Joo Woo Min Ryu Na Jin")
 JP_FIRST = _words("Hiro Taka Kazu Masa Yoshi Nori Tomo Aki Yuki Toshi Kei Shin Ken Dai Ryo Sho Yu Haru Nao Tatsu "
                   "Kō Shun Tetsu Mitsu Hide Sato Ma Sa Ka Yū")
-JP_SECOND = _words("shi ki ya to hiko suke ta o nori aki ko mi ka na e hito yuki ru taro")
+JP_SECOND = _words("shi ki ya to hiko suke ta o nori aki ko mi ka na e hito yuki ru taro ji")
 JP_FAMILY = _words("Sato Suzuki Takahashi Tanaka Watanabe Ito Yamamoto Nakamura Kobayashi Kato Yoshida Yamada "
                    "Sasaki Matsumoto Inoue Kimura Hayashi Shimizu Yamaguchi Mori Ikeda Hashimoto Ishikawa Ogawa "
                    "Fujita Okada Goto Hasegawa Murakami Kondo Ishii Sakamoto Endo Aoki Fujii Nishimura Fukuda Ota "

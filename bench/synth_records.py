@@ -263,6 +263,19 @@ def _venue_string(venue: VenueYear, presentation: str | None, rng: random.Random
     return shown, f"dblp.org/conf/{short.upper()}/{year}"
 
 
+_PROFILE_SEPARATORS = re.compile(r"[^\w-]+")  # an OpenReview profile id: "~Søren_Dijkstra1"
+FIELD_KEYWORDS = {"ml": "machine learning", "theory": "learning theory", "vision": "computer vision",
+                  "language": "natural language processing", "speech": "speech processing", "robotics": "robotics",
+                  "graphics": "computer graphics", "data": "data mining", "ai": "artificial intelligence"}
+
+
+def keywords(paper: Paper, rng: random.Random) -> list[str]:
+    """Free-text keywords as authors give them: the title's topic words, and the field."""
+    topic = re.split(r": | (?:for|with|via|in|on|under|from|by|through|without|beyond) ", paper.title)
+    words = [t.strip().lower() for t in topic if t.strip() and "$" not in t][:2]
+    return list(dict.fromkeys(words + [FIELD_KEYWORDS.get(paper.field, "machine learning")]))[:rng.randint(1, 3)]
+
+
 def openreview_note(paper: Paper, forum: str, number: int, rng: random.Random) -> dict:
     venue = paper.venue
     names = [full(e) for e in paper.entries]
@@ -270,7 +283,7 @@ def openreview_note(paper: Paper, forum: str, number: int, rng: random.Random) -
     native = on_openreview(venue)
     content: dict = {"title": {"value": paper.title}, "authors": {"value": names}}
     if native:
-        content["authorids"] = {"value": [f"~{re.sub(r'[^A-Za-z0-9]+', '_', n).strip('_')}1" for n in names]}
+        content["authorids"] = {"value": [f"~{_PROFILE_SEPARATORS.sub('_', n).strip('_')}1" for n in names]}
     else:
         content["authorids"] = {"value": [f"https://dblp.org/search/pid/api?q=author:{n.replace(' ', '_')}:"
                                           for n in names]}
@@ -280,7 +293,7 @@ def openreview_note(paper: Paper, forum: str, number: int, rng: random.Random) -
     content["venueid"] = {"value": venueid}
     if native:
         content["pdf"] = {"value": f"/pdf/{rng.getrandbits(160):040x}.pdf"}
-        content["keywords"] = {"value": list(paper.tags[:3])}
+        content["keywords"] = {"value": keywords(paper, rng)}
         if paper.links.code:
             content["code"] = {"value": paper.links.code}
     elif paper.links.url or paper.links.doi:
@@ -403,7 +416,7 @@ def write_arxiv(archive: Archive, folder: Path, content: bool = False) -> list[P
         entries, made = [], {}
         for paper in papers:  # a record written twice is the same entry twice (two feeds merged)
             if paper.index not in made:
-                made[paper.index] = paper.links.arxiv or ids.arxiv_id(venue.year)
+                made[paper.index] = paper.links.arxiv or ids.arxiv_id(venue.year, MONTHS.get(venue.series, 6))
             arxiv_id = made[paper.index]
             entries.append(arxiv_entry(paper, arxiv_id, rng))
         files += _write_pages(folder / f"{venue.slug}.xml", entries, ARXIV_PAGE, lambda page, start: ATOM_HEAD.format(

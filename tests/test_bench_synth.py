@@ -294,7 +294,7 @@ LINK_SHAPES = {
     ("aaai", 2024): r"https://ojs\.aaai\.org/index\.php/AAAI/article/view/\d+",
     ("kdd", 2019): r"https://dl\.acm\.org/doi/10\.1145/3292500\.\d{7}",
     ("interspeech", 2019): r"https://www\.isca-archive\.org/interspeech_2019/[a-z]+19[a-z]?_interspeech\.html",
-    ("uai", 2005): r"https://arxiv\.org/abs/1[23]\d\d\.\d{4}",
+    ("uai", 2005): r"https://arxiv\.org/abs/130[1-4]\.\d{4}",
 }
 DOI_SHAPES = {
     ("icra", 2019): r"10\.1109/ICRA\.2019\.\d{7}", ("icra", 2021): r"10\.1109/ICRA48506\.2021\.\d{7}",
