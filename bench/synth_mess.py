@@ -68,6 +68,7 @@ class MessParams:
         return replace(self, **{f.name: min(1.0, getattr(self, f.name) * factor) for f in fields(self)})
 
 
+MAX_GLUED = 8  # names in one glued entry at most (~150 characters; OpenReview refuses names over 300)
 FOOTNOTES = ("*", "*", "†", "‡", "§", "¹", "1", "2", "1,2", "1,3", " 1", "*1")
 LATEX_ACCENTS = {
     "á": "{\\'a}", "é": "{\\'e}", "í": "{\\'\\i}", "ó": "{\\'o}", "ú": "{\\'u}", "ý": "{\\'y}", "Á": "{\\'A}",
@@ -143,11 +144,16 @@ class Messer:
         if len(entries) >= 2:
             u = rng.random()
             if u < self.glue_paper:
+                # The whole list (a few glue only its tail); at most MAX_GLUED names, as real glued lists are
+                # those of short author lists (a long one glues a run of its names).
                 start = 0 if rng.random() < 0.8 else rng.randrange(len(entries) - 1)
-                glued = [full(e) for e in entries[start:]]
+                if len(entries) - start > MAX_GLUED:
+                    start = rng.randrange(len(entries) - 1)
+                end = min(len(entries), start + MAX_GLUED)
+                glued = [full(e) for e in entries[start:end]]
                 text = ", ".join(glued) if rng.random() < 0.8 or len(glued) < 3 else \
                     ", ".join(glued[:-1]) + " and " + glued[-1]
-                entries[start:] = [("", "", text)]
+                entries[start:end] = [("", "", text)]
                 self.counts["glued_list"] += 1
             elif u < self.glue_paper + self.and_paper + self.semicolon_paper:
                 i = rng.randrange(len(entries) - 1)

@@ -15,7 +15,6 @@ large and recent ones (as a real archive does) and the field's core series, and 
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 
