@@ -32,6 +32,7 @@ DOTS_WIDTH = 600
 DOTS_HEIGHT = 320
 DOT_RADIUS = 5
 MAX_DOTS = 300
+OUTLIERS_FROM = 20  # with this many dots, the outermost 2% on each side are drawn at the edge
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,13 +60,16 @@ def _axes(points: np.ndarray) -> np.ndarray:
     return centred @ (axes * np.where(signs == 0, 1.0, signs))
 
 
-def _fitted(xy: np.ndarray, width: float, height: float, pad: np.ndarray | float) -> np.ndarray:
-    """``xy`` scaled (one factor for both axes) and moved into the box, ``pad`` from its edges."""
+def _fitted(xy: np.ndarray, width: float, height: float, pad: np.ndarray | float = 0.0,
+            margin: float = MARGIN) -> tuple[np.ndarray, float]:
+    """``xy`` scaled (one factor for both axes) and moved into the box: ``pad`` (in the
+    units of ``xy``) around each point and ``margin`` (in the box's) inside its edges; and
+    the factor."""
     pad = np.broadcast_to(np.asarray(pad, dtype=np.float64), (len(xy),))
     lo = (xy - pad[:, None]).min(axis=0)
     hi = (xy + pad[:, None]).max(axis=0)
     span = np.maximum(hi - lo, 1e-9)
-    scale = min((width - 2 * MARGIN) / span[0], (height - 2 * MARGIN) / span[1])
+    scale = min((width - 2 * margin) / span[0], (height - 2 * margin) / span[1])
     centre = (lo + hi) / 2
     return (xy - centre) * scale + np.array([width / 2, height / 2]), scale
 
@@ -134,5 +138,8 @@ def paper_dots(points: np.ndarray, centroid: np.ndarray) -> tuple[np.ndarray, li
     if len(shown) == 0:
         return shown, []
     xy = _axes(points[shown])
-    placed, _ = _fitted(xy, DOTS_WIDTH, DOTS_HEIGHT, float(DOT_RADIUS + 2))
+    if len(xy) >= OUTLIERS_FROM:  # a few outliers would squeeze the rest into a corner
+        lo, hi = np.percentile(xy, [2, 98], axis=0)
+        xy = np.clip(xy, lo, hi)
+    placed, _ = _fitted(xy, DOTS_WIDTH, DOTS_HEIGHT, margin=DOT_RADIUS + 4)
     return shown, [(int(round(x)), int(round(y))) for x, y in placed]
