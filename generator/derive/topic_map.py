@@ -79,9 +79,7 @@ def topic_layout(centroids: np.ndarray, sizes: np.ndarray, labels: list[str]) ->
     k = len(sizes)
     if k == 0:
         return ()
-    xy = _axes(centroids)
-    spread = np.abs(xy).max() or 1.0
-    xy = xy / spread  # in [-1, 1]
+    xy = _evened(_axes(centroids)) * np.array([MAP_WIDTH / MAP_HEIGHT, 1.0])
     radius = np.sqrt(np.maximum(sizes, 1) / max(sizes.sum(), 1) * FILL * 4 / np.pi)  # in the same units
     xy = _spread(xy, radius)
     placed, scale = _fitted(xy, MAP_WIDTH, MAP_HEIGHT - LABEL_SIZE * 2, radius)
@@ -102,6 +100,22 @@ def topic_layout(centroids: np.ndarray, sizes: np.ndarray, labels: list[str]) ->
         shown[i] = (text, int(round(y)))
     return tuple(Placed(int(round(placed[i, 0])), int(round(placed[i, 1])), int(round(r[i])),
                         shown[i][0] if i in shown else None, shown[i][1] if i in shown else 0) for i in range(k))
+
+
+def _evened(xy: np.ndarray) -> np.ndarray:
+    """Each axis half by value, half by rank, in [-1, 1]: the order of the topics along it
+    is kept, but a few far-out topics no longer squeeze the others into the middle."""
+    out = np.zeros_like(xy, dtype=np.float64)
+    n = len(xy)
+    for axis in range(xy.shape[1]):
+        values = xy[:, axis]
+        span = np.abs(values).max()
+        by_value = values / span if span > 0 else values
+        ranks = np.empty(n)
+        ranks[np.argsort(values, kind="stable")] = np.arange(n)
+        by_rank = 2 * ranks / max(n - 1, 1) - 1
+        out[:, axis] = (by_value + by_rank) / 2
+    return out
 
 
 def _spread(xy: np.ndarray, radius: np.ndarray) -> np.ndarray:

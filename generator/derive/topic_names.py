@@ -48,6 +48,11 @@ proof prove publicly recent setting simple small standard theoretical theory tra
 """.split() for t in terms(w))
 
 
+# Words that are never part of a name: citations and addresses ("Bai et al", "github com").
+NEVER = frozenset(t for w in "al et fig figure github http https www com org html io eq table appendix".split()
+                  for t in terms(w))
+
+
 @dataclass(frozen=True)
 class Naming:
     """Each topic's keywords (best first: the name is the first ``NAME_TERMS``)."""
@@ -78,14 +83,15 @@ def name_topics(corpus: Corpus, labels: np.ndarray, k: int) -> Naming:
     is_phrase = corpus.words[:, 1] >= 0
     score = np.where(is_phrase[None, :], score * PHRASE_BONUS, score)
     stems = [_stem(w) for w in corpus.spelled]
-    generic = np.array([all(stems[w] in GENERIC for w in pair if w >= 0) for pair in corpus.words.tolist()], bool)
+    generic = np.array([all(stems[w] in GENERIC for w in pair if w >= 0) or any(stems[w] in NEVER for w in pair if w >= 0)
+                        for pair in corpus.words.tolist()], bool)
     allowed = (held >= 2) & (held >= MIN_SHARE * sizes[:, None]) & ~generic[None, :]
     score = np.where(allowed, score, -np.inf)
     candidates = []
     for c in range(k):
         best = np.argsort(-score[c], kind="stable")[:CANDIDATES]
         candidates.append([int(t) for t in best if np.isfinite(score[c, t]) and score[c, t] > 0])
-    phrases = _Phrases(corpus, labels, k, candidates)
+    phrases = _Phrases(corpus, labels, k, candidates, stems)
     keywords = []
     for c in range(k):
         chosen: list[str] = []
@@ -112,8 +118,9 @@ class _Phrases:
     write them (``of``). Their uses are found once for all topics: the positions of every
     candidate pair in the token array, grouped by (pair, topic)."""
 
-    def __init__(self, corpus: Corpus, labels: np.ndarray, k: int, candidates: list[list[int]]):
+    def __init__(self, corpus: Corpus, labels: np.ndarray, k: int, candidates: list[list[int]], stems: list[str]):
         self.corpus = corpus
+        self.stems = stems
         tokens = self.tokens = corpus.tokens.astype(np.int64)
         words = self.words = max(len(corpus.spelled), 1)
         self.k = k
@@ -140,7 +147,9 @@ class _Phrases:
         if not len(starts):
             return (a, b), corpus.labels[term]
         phrase, starts = _grown(self.tokens, starts, [a, b])
-        return (phrase, self._written(phrase, starts)) if len(starts) else ((a, b), corpus.labels[term])
+        if not len(starts) or any(self.stems[w] in NEVER for w in phrase):
+            return (a, b), corpus.labels[term]
+        return phrase, self._written(phrase, starts)
 
     def _written(self, phrase: tuple[int, ...], starts: np.ndarray) -> str:
         """The phrase as most of its uses write it (each word's capitals as ``spelled``)."""
