@@ -28,6 +28,7 @@ SPREAD_STEPS = 200
 LABEL_EM = 0.56  # estimated width of a character, in font sizes
 LABEL_SIZE = 13
 LABEL_CHARS = 28  # longer labels are cut (the full name is in the hover title and the list)
+PHONE_SCALE = 2.2  # on a phone the map is a third of its size: fewer labels, larger (site.css)
 DOTS_WIDTH = 600
 DOTS_HEIGHT = 320
 DOT_RADIUS = 5
@@ -44,6 +45,7 @@ class Placed:
     r: int
     label: str | None
     label_y: int
+    big_y: int = 0  # where the label goes on a phone, at ``PHONE_SCALE`` times the size (0: not shown there)
 
 
 def _axes(points: np.ndarray) -> np.ndarray:
@@ -85,21 +87,31 @@ def topic_layout(centroids: np.ndarray, sizes: np.ndarray, labels: list[str]) ->
     placed, scale = _fitted(xy, MAP_WIDTH, MAP_HEIGHT - LABEL_SIZE * 2, radius)
     placed[:, 1] += LABEL_SIZE / 2
     r = np.maximum(radius * scale, 3.0)
+    shown = _labels(placed, r, sizes, labels, LABEL_SIZE)
+    big = _labels(placed, r, sizes, labels, LABEL_SIZE * PHONE_SCALE)
+    return tuple(Placed(int(round(placed[i, 0])), int(round(placed[i, 1])), int(round(r[i])),
+                        shown[i][0] if i in shown else (big[i][0] if i in big else None),
+                        shown[i][1] if i in shown else 0, big[i][1] if i in big else 0) for i in range(k))
+
+
+def _labels(placed: np.ndarray, r: np.ndarray, sizes: np.ndarray, labels: list[str],
+            size: float) -> dict[int, tuple[str, int]]:
+    """The labels of ``size`` that fit: the largest topics' first, each under its circle
+    where its box (estimated from its length) overlaps no label given before."""
     boxes: list[tuple[float, float, float, float]] = []
     shown: dict[int, tuple[str, int]] = {}
-    for i in sorted(range(k), key=lambda i: (-sizes[i], i)):
+    for i in sorted(range(len(sizes)), key=lambda i: (-sizes[i], i)):
         text = labels[i] if len(labels[i]) <= LABEL_CHARS else labels[i][:LABEL_CHARS - 1].rstrip() + "…"
-        half = len(text) * LABEL_EM * LABEL_SIZE / 2
-        y = placed[i, 1] + r[i] + LABEL_SIZE
-        box = (placed[i, 0] - half, y - LABEL_SIZE, placed[i, 0] + half, y + 3)
+        half = len(text) * LABEL_EM * size / 2
+        y = placed[i, 1] + r[i] + size
+        box = (placed[i, 0] - half, y - size, placed[i, 0] + half, y + 3)
         if box[0] < 0 or box[2] > MAP_WIDTH or box[3] > MAP_HEIGHT:
             continue
         if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in boxes):
             continue
         boxes.append(box)
         shown[i] = (text, int(round(y)))
-    return tuple(Placed(int(round(placed[i, 0])), int(round(placed[i, 1])), int(round(r[i])),
-                        shown[i][0] if i in shown else None, shown[i][1] if i in shown else 0) for i in range(k))
+    return shown
 
 
 def _evened(xy: np.ndarray) -> np.ndarray:
