@@ -82,15 +82,20 @@ def name_topics(corpus: Corpus, labels: np.ndarray, k: int) -> Naming:
     score = p_in * np.log((p_in + smooth) / (p_out + smooth))
     is_phrase = corpus.words[:, 1] >= 0
     score = np.where(is_phrase[None, :], score * PHRASE_BONUS, score)
-    stems = [_stem(w) for w in corpus.spelled]
+    stems = corpus.stems
     generic = np.array([all(stems[w] in GENERIC for w in pair if w >= 0) or any(stems[w] in NEVER for w in pair if w >= 0)
                         for pair in corpus.words.tolist()], bool)
     allowed = (held >= 2) & (held >= MIN_SHARE * sizes[:, None]) & ~generic[None, :]
     score = np.where(allowed, score, -np.inf)
     candidates = []
     for c in range(k):
-        best = np.argsort(-score[c], kind="stable")[:CANDIDATES]
-        candidates.append([int(t) for t in best if np.isfinite(score[c, t]) and score[c, t] > 0])
+        mine = score[c]
+        if len(mine) > CANDIDATES:  # the best CANDIDATES and those tied with the last
+            mine_top = np.nonzero(mine >= np.partition(mine, len(mine) - CANDIDATES)[len(mine) - CANDIDATES])[0]
+        else:
+            mine_top = np.arange(len(mine))
+        best = mine_top[np.argsort(-mine[mine_top], kind="stable")][:CANDIDATES]
+        candidates.append([int(t) for t in best if np.isfinite(mine[t]) and mine[t] > 0])
     phrases = _Phrases(corpus, labels, k, candidates, stems)
     keywords = []
     for c in range(k):
@@ -108,21 +113,17 @@ def name_topics(corpus: Corpus, labels: np.ndarray, k: int) -> Naming:
     return Naming(tuple(keywords))
 
 
-def _stem(word: str) -> str:
-    found = terms(word.lower())
-    return found[0] if found else ""
-
-
 class _Phrases:
     """The phrases among the topics' candidates: grown and written as the topic's papers
     write them (``of``). Their uses are found once for all topics: the positions of every
     candidate pair in the token array, grouped by (pair, topic)."""
 
-    def __init__(self, corpus: Corpus, labels: np.ndarray, k: int, candidates: list[list[int]], stems: list[str]):
+    def __init__(self, corpus: Corpus, labels: np.ndarray, k: int, candidates: list[list[int]],
+                 stems: tuple[str, ...]):
         self.corpus = corpus
         self.stems = stems
         tokens = self.tokens = corpus.tokens.astype(np.int64)
-        words = self.words = max(len(corpus.spelled), 1)
+        words = self.words = max(len(corpus.stems), 1)
         self.k = k
         wanted = {int(corpus.words[t, 0]) * words + int(corpus.words[t, 1])
                   for found in candidates for t in found if corpus.words[t, 1] >= 0}
@@ -140,15 +141,15 @@ class _Phrases:
         corpus = self.corpus
         a, b = (int(w) for w in corpus.words[term])
         if b < 0:
-            return (a,), corpus.spelled[a]
+            return (a,), corpus.spell(a)
         key = (a * self.words + b) * self.k + topic
         lo, hi = np.searchsorted(self.keys, [key, key + 1])
         starts = self.at[lo:hi]
         if not len(starts):
-            return (a, b), corpus.labels[term]
+            return (a, b), corpus.label(term)
         phrase, starts = _grown(self.tokens, starts, [a, b])
         if not len(starts) or any(self.stems[w] in NEVER for w in phrase):
-            return (a, b), corpus.labels[term]
+            return (a, b), corpus.label(term)
         return phrase, self._written(phrase, starts)
 
     def _written(self, phrase: tuple[int, ...], starts: np.ndarray) -> str:
@@ -162,7 +163,7 @@ class _Phrases:
         text = ""
         for i, (word, token) in enumerate(zip(phrase, tokens)):
             written = corpus.written[token]
-            spelled = corpus.spelled[word]
+            spelled = corpus.spell(word)
             shown = written if written.isupper() and len(written) > 1 else \
                 spelled if spelled != spelled.lower() and spelled.lower() == written.lower() else written.lower()
             text += ("-" if joins[i - 1] else " ") + shown if i else shown

@@ -93,13 +93,13 @@ class Corpus:
     indices: np.ndarray  # int32: term ids, ascending within a paper
     data: np.ndarray  # float32: weights, each paper's row of length 1 (or empty)
     df: np.ndarray  # int64: papers that hold each term
-    labels: tuple[str, ...]  # each term as readers write it
-    spelled: tuple[str, ...]  # each word id as readers write it
+    stems: tuple[str, ...]  # each word id's stem
+    spellings: "Spellings"  # each word and term as readers write it (``spell``, ``label``)
     words: np.ndarray  # int32: each term's word ids (two for a phrase, the second -1 for a word)
     tokens: np.ndarray  # int32: word ids of every paper's texts, -1 between words that are no phrase
     token_paper: np.ndarray  # int32: the paper of each token
     surface: np.ndarray  # int32: each token as written (an index of ``written``)
-    written: tuple[str, ...]  # the tokens as written
+    written: tuple[str, ...]  # the tokens as written (the indices of ``surface``)
     hyphen_before: np.ndarray  # bool: each token is joined to the one before by a hyphen
     titled: np.ndarray  # bool, by nonzero (as ``indices``): the paper's title holds the term
 
@@ -109,6 +109,13 @@ class Corpus:
 
     def row(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         return self.indices[self.indptr[i]:self.indptr[i + 1]], self.data[self.indptr[i]:self.indptr[i + 1]]
+
+    def spell(self, word: int) -> str:
+        return self.spellings.spell(word)
+
+    def label(self, term: int) -> str:
+        a, b = (int(w) for w in self.words[term])
+        return self.spellings.label(a, b)
 
 
 def corpus(texts: Sequence[tuple[str, str]]) -> Corpus:
@@ -125,7 +132,8 @@ def corpus(texts: Sequence[tuple[str, str]]) -> Corpus:
         split = _split(text)
         chunks.append(np.fromiter(map(get, split), dtype=np.int32, count=len(split)))
     found = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int32)
-    word_of, stems = _word_ids(index)
+    word_of, stem_ids = _word_ids(index)
+    stems = list(stem_ids)
     words = len(stems)
     written = np.bincount(found, minlength=len(index))
     tokens = word_of[found]
@@ -174,30 +182,43 @@ def corpus(texts: Sequence[tuple[str, str]]) -> Corpus:
     codes = kept_terms[~is_word] - words
     term_words[~is_word, 0], term_words[~is_word, 1] = codes // words, codes % words
     occurrences = np.bincount(new_term, weights=tf, minlength=len(kept_terms))
-    spelled = _spellings(index, word_of, written, words)
-    labels = tuple(_label(a, b, spelled, joined.get((a, b), 0) >= HYPHEN_SHARE * count)
-                   for (a, b), count in zip(term_words.tolist(), occurrences.tolist()))
-    return Corpus(indptr, new_term, data, kept_df.astype(np.int64), labels, tuple(spelled), term_words, tokens,
-                  token_paper, found, tuple(t.decode("ascii") for t in index), hyphen_before, in_title_term)
+    hyphened = {(int(a), int(b)) for (a, b), count in zip(term_words.tolist(), occurrences.tolist())
+                if b >= 0 and joined.get((a, b), 0) >= HYPHEN_SHARE * count}
+    spellings = Spellings(tuple(t.decode("ascii") for t in index), word_of, written, hyphened)
+    return Corpus(indptr, new_term, data, kept_df.astype(np.int64), tuple(stems), spellings, term_words, tokens,
+                  token_paper, found, spellings.written, hyphen_before, in_title_term)
 
 
-def _spellings(index: _Tokens, word_of: np.ndarray, written: np.ndarray, words: int) -> list[str]:
-    """Each word id's most written form, lower-cased unless the catalog mostly capitalises it
-    ("LLMs", "Bayesian"; a capital at the start of a sentence is outvoted by the rest)."""
-    forms: list[dict[str, int]] = [{} for _ in range(words)]
-    for token, i in index.items():
-        word = word_of[i]
-        if word >= 0:
-            forms[word][token.decode("ascii")] = int(written[i])
-    spelled = []
-    for counts in forms:
-        lower: Counter[str] = Counter()
-        for token, count in counts.items():
-            lower[token.lower()] += count
-        best = max(lower.items(), key=lambda kv: (kv[1], kv[0]))[0]
-        count, top = max((count, token) for token, count in counts.items() if token.lower() == best)
-        spelled.append(top if top != best and count > 2 * counts.get(best, 0) else best)
-    return spelled
+class Spellings:
+    """Words and terms as readers write them, worked out when asked (only the names need
+    them): a word id's most written form, lower-cased unless the catalog mostly capitalises
+    it ("LLMs", "Bayesian"; a capital at the start of a sentence is outvoted by the rest);
+    a phrase's two words, hyphenated where the catalog mostly hyphenates them."""
+
+    def __init__(self, written: tuple[str, ...], word_of: np.ndarray, counts: np.ndarray,
+                 hyphened: set[tuple[int, int]]):
+        self.written, self.counts, self.hyphened = written, counts, hyphened
+        order = np.argsort(word_of, kind="stable")
+        self.order = order
+        self.bounds = np.searchsorted(word_of[order], np.arange(int(word_of.max(initial=-1)) + 2))
+        self.known: dict[int, str] = {}
+
+    def spell(self, word: int) -> str:
+        if word not in self.known:
+            tokens = self.order[self.bounds[word]:self.bounds[word + 1]]
+            counts = {self.written[t]: int(self.counts[t]) for t in tokens.tolist()}
+            lower: Counter[str] = Counter()
+            for token, count in counts.items():
+                lower[token.lower()] += count
+            best = max(lower.items(), key=lambda kv: (kv[1], kv[0]))[0]
+            count, top = max((count, token) for token, count in counts.items() if token.lower() == best)
+            self.known[word] = top if top != best and count > 2 * counts.get(best, 0) else best
+        return self.known[word]
+
+    def label(self, a: int, b: int) -> str:
+        if b < 0:
+            return self.spell(a)
+        return f"{self.spell(a)}{'-' if (a, b) in self.hyphened else ' '}{self.spell(b)}"
 
 
 def _hyphenated(before: np.ndarray, after: np.ndarray, words: int) -> dict[tuple[int, int], int]:
@@ -205,9 +226,3 @@ def _hyphenated(before: np.ndarray, after: np.ndarray, words: int) -> dict[tuple
     both = (before >= 0) & (after >= 0)
     codes, counts = np.unique(before[both].astype(np.int64) * words + after[both], return_counts=True)
     return {(int(c // words), int(c % words)): int(k) for c, k in zip(codes, counts)}
-
-
-def _label(a: int, b: int, spelled: list[str], hyphen: bool) -> str:
-    if b < 0:
-        return spelled[a]
-    return f"{spelled[a]}{'-' if hyphen else ' '}{spelled[b]}"

@@ -79,12 +79,23 @@ class TopicView:
 
 
 @dataclass(frozen=True, slots=True)
-class TopicData:
-    topics: tuple[TopicView, ...]  # largest first
-    by_paper: Mapping[str, TopicRef] = field(default_factory=dict)  # slug -> its topic
-    by_venue: Mapping[str, tuple[TopicCount, ...]] = field(default_factory=dict)  # venue id -> mix
+class TopicIndex:
+    """What the topic index shows: the topics, largest first, and the map's box."""
+
+    topics: tuple[TopicView, ...]
     map_width: int = MAP_WIDTH
     map_height: int = MAP_HEIGHT
+
+
+@dataclass(frozen=True, slots=True)
+class TopicData:
+    index: TopicIndex
+    by_paper: Mapping[str, TopicRef] = field(default_factory=dict)  # slug -> its topic
+    by_venue: Mapping[str, tuple[TopicCount, ...]] = field(default_factory=dict)  # venue id -> mix
+
+    @property
+    def topics(self) -> tuple[TopicView, ...]:
+        return self.index.topics
 
     def of(self, slug: str) -> TopicRef | None:
         return self.by_paper.get(slug)
@@ -182,7 +193,7 @@ def site_topics(papers: Sequence, venue_years: Mapping[str, int], count) -> Topi
     by_venue: dict[str, Counter] = {}
     for p, label in zip(papers, found.labels):
         by_venue.setdefault(p.venue.id, Counter())[label] += 1
-    return TopicData(tuple(topics), by_paper, {v: _mix(c, refs) for v, c in by_venue.items()})
+    return TopicData(TopicIndex(tuple(topics)), by_paper, {v: _mix(c, refs) for v, c in by_venue.items()})
 
 
 def _mix(counts: Counter, refs: tuple[TopicRef, ...]) -> tuple[TopicCount, ...]:

@@ -266,11 +266,11 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
                               paper_list(tag.papers, own_tag=tag.ref.id),
                               {"tag": tag, "years": site.trends.of_tag(tag.ref.id) if site.trends else None})
     # Topics found in the texts (derive/topics.py) and the trends by year (derive/trends.py).
-    yield Page(TOPICS, "topics.html", "Topics", {"topics": site.topics})
+    yield Page(TOPICS, "topics.html", "Topics", {"topics": site.topics.index if site.topics else None})
     for topic in site.topics.topics if site.topics else ():
         yield from list_pages(topic_page(topic.ref.id), "topic.html", topic.ref.name, paper_list(topic.papers),
                               {"topic": topic})
-    yield Page(TRENDS, "trends.html", "Trends", {"trends": site.trends, "topics": site.topics})
+    yield Page(TRENDS, "trends.html", "Trends", {"trends": site.trends})
     for p in paginate(AUTHORS, len(site.authors), AUTHORS_PAGE_SIZE):
         yield Page(list_page(AUTHORS, p.number), "authors.html",
                    "Authors" if p.number == 1 else f"Authors (page {p.number} of {p.count})",
