@@ -9,7 +9,8 @@ term's part in how the topic's words differ from the rest's (a Kullback-Leibler 
 "Model" is in every topic and names none; "graph neural" is in most papers of one topic
 and few others. A phrase's score is multiplied by ``PHRASE_BONUS`` ("graph neural networks"
 says more than "graph"). A term must be in ``MIN_SHARE`` of the topic's papers (and two of
-them), and not made only of the words every field uses (``GENERIC``: "main findings").
+them), and not made only of the words every field uses (``GENERIC``: "main findings"); a
+single word is not an adverb or participle ("completely", "specified": ``WEAK_ENDINGS``).
 
 A name is the ``NAME_TERMS`` best terms that share no word with a better one ("graph
 neural networks", then not "neural networks" nor "graph"); the topic page lists up to
@@ -42,10 +43,16 @@ EXTEND_SHARE = 0.6
 MAX_WORDS = 3
 # Words of every field: a name made only of these says nothing ("main findings", "et al").
 GENERIC = frozenset(t for w in """
-al algorithm analysis available benchmark code com data dataset empirical empirically et finding framework
-general github high html http https io large learning low main method methodology model network org outperform
-proof prove publicly recent setting simple small standard theoretical theory training www
+able address aim al algorithm allow analysis available aware benchmark certain code com consider current data
+dataset empirical empirically enable ensure et existing finding framework fundamental general github high html
+http https io large leading learning low main making method methodology model navigate need network obtain
+org original outperform particular perform potential potentially present previous prior proof prove provide
+publicly question recent remain require reveal say science setting simple small specific standard still
+suggest take theoretical theory training try typical www
 """.split() for t in terms(w))
+# Endings of words that never name a topic on their own (adverbs, "completely"; participles,
+# "specified": "supervised" names nothing, "weakly supervised learning" does).
+WEAK_ENDINGS = ("ly", "ed")
 
 
 # Words that are never part of a name: citations and addresses ("Bai et al", "github com").
@@ -103,7 +110,7 @@ def name_topics(corpus: Corpus, labels: np.ndarray, k: int) -> Naming:
         used: set[int] = set()
         for t in candidates[c]:
             words, text = phrases.of(c, t)
-            if used & set(words):
+            if used & set(words) or (len(words) == 1 and text.lower().endswith(WEAK_ENDINGS)):
                 continue
             used |= set(words)
             chosen.append(text)
