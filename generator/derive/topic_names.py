@@ -90,8 +90,8 @@ def name_topics(corpus: Corpus, labels: np.ndarray, k: int) -> Naming:
     is_phrase = corpus.words[:, 1] >= 0
     score = np.where(is_phrase[None, :], score * PHRASE_BONUS, score)
     stems = corpus.stems
-    generic = np.array([all(stems[w] in GENERIC for w in pair if w >= 0) or any(stems[w] in NEVER for w in pair if w >= 0)
-                        for pair in corpus.words.tolist()], bool)
+    generic = np.array([all(stems[w] in GENERIC for w in pair if w >= 0)
+                        or any(stems[w] in NEVER for w in pair if w >= 0) for pair in corpus.words.tolist()], bool)
     allowed = (held >= 2) & (held >= MIN_SHARE * sizes[:, None]) & ~generic[None, :]
     score = np.where(allowed, score, -np.inf)
     candidates = []

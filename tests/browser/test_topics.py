@@ -102,7 +102,8 @@ def test_topics_read_and_link_without_javascript(browser, years_site):
         assert page.locator("#paper-list li").count() >= 1
         assert page.locator("svg.year-bars").count() == 1  # papers per year
         page.locator("details.chart-numbers summary").first.click()  # the numbers, no script needed
-        assert re.search(r"2022: \d+ · 2023: \d+ · 2024: \d+", page.locator("details.chart-numbers p").first.inner_text())
+        numbers = page.locator("details.chart-numbers p").first.inner_text()
+        assert re.search(r"2022: \d+ · 2023: \d+ · 2024: \d+", numbers)
         # A dot of the map is a link to its paper.
         href = page.locator(".paper-map a").first.get_attribute("href")
         page.goto(years_site.url(href))

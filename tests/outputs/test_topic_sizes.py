@@ -52,7 +52,8 @@ def rendered(content: Path, topics: int, monkeypatch, wanted) -> dict[str, int]:
     site = derive(load_catalog(content))
     env = make_environment(REPO / "templates")
     globals_ = site_globals(site, CitationIndex(site))
-    return {page.url: len(render_page(env, page, globals_).encode("utf-8")) for page in plan_pages(site) if wanted(page)}
+    return {page.url: len(render_page(env, page, globals_).encode("utf-8"))
+            for page in plan_pages(site) if wanted(page)}
 
 
 def test_the_topic_index_and_trends_at_the_most_topics(catalog, monkeypatch):
