@@ -55,6 +55,7 @@ class Trends:
     tag_years: Mapping[str, YearBars]  # tag id -> its papers per year
     first: int | None = None
     last: int | None = None
+    shares_from: int | None = None  # the first year of the share charts
 
     def of_tag(self, tag_id: str) -> YearBars | None:
         return self.tag_years.get(tag_id)
@@ -114,6 +115,7 @@ def site_trends(papers: Sequence, tags: Sequence, topics: Sequence | None) -> Tr
         venues=tuple(venue_rows), tags=tuple(tag_rows), topics=tuple(topic_rows),
         tag_risers=_risers(tag_rows), topic_risers=_risers(topic_rows),
         recent=_span(recent), before=_span(before), tag_years=tag_years, first=first, last=last,
+        shares_from=shares[0],
     )
 
 
