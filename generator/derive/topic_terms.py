@@ -41,6 +41,7 @@ TITLE_REPEAT = 2  # a title's words count this many times
 HYPHEN_SHARE = 0.3  # a phrase hyphenated at least this often (titles count twice) is shown so
 
 CHUNK = 2000  # papers tokenised at once (one string of their texts)
+KEY_CHUNK = 10_000  # papers whose (paper, term) pairs are counted at once
 
 # Tokens as ``related`` finds them, by translating and splitting (much faster than a regex
 # over 100,000 abstracts): letters and digits make words (keeping their capitals, for the
@@ -148,16 +149,8 @@ def corpus(texts: Sequence[tuple[str, str]]) -> Corpus:
     kept = tokens != -2
     tokens, token_paper, found = tokens[kept], token_paper[kept], found[kept]
     in_title, hyphen_before = in_title[kept], hyphen_before[kept]
-    # Terms: a word id w is term w, the phrase (a, b) term ``words + a * words + b`` (for now).
-    valid = tokens >= 0
-    pair = valid[:-1] & valid[1:]
-    left, right = tokens[:-1][pair].astype(np.int64), tokens[1:][pair].astype(np.int64)
-    term = np.concatenate([tokens[valid].astype(np.int64), words + left * words + right])
-    paper = np.concatenate([token_paper[valid], token_paper[:-1][pair]]).astype(np.int64)
-    titled = np.concatenate([in_title[valid], in_title[:-1][pair]])
     space = words + words * words
-    keys, tf = np.unique(paper * space + term, return_counts=True)
-    title_keys = np.unique(paper[titled] * space + term[titled])
+    keys, tf, title_keys = _counted(tokens, token_paper, in_title, words, n)
     key_paper, key_term = keys // space, keys % space
     found_terms, df = np.unique(key_term, return_counts=True)
     min_df = max(2, math.ceil(MIN_DF_SHARE * n))
@@ -168,7 +161,9 @@ def corpus(texts: Sequence[tuple[str, str]]) -> Corpus:
     position[position == len(kept_terms)] = 0
     in_vocab = kept_terms[position] == key_term if len(kept_terms) else np.zeros(len(key_term), bool)
     key_paper, new_term, tf = key_paper[in_vocab], position[in_vocab].astype(np.int32), tf[in_vocab]
-    in_title_term = np.isin(keys[in_vocab], title_keys)
+    kept_keys = keys[in_vocab]
+    at = np.minimum(np.searchsorted(title_keys, kept_keys), max(len(title_keys) - 1, 0))
+    in_title_term = title_keys[at] == kept_keys if len(title_keys) else np.zeros(len(kept_keys), bool)
     idf = np.log((n + 1) / kept_df)
     weight = (1.0 + np.log(tf)) * idf[new_term]
     indptr = np.zeros(n + 1, dtype=np.int64)
@@ -187,6 +182,36 @@ def corpus(texts: Sequence[tuple[str, str]]) -> Corpus:
     spellings = Spellings(tuple(t.decode("ascii") for t in index), word_of, written, hyphened)
     return Corpus(indptr, new_term, data, kept_df.astype(np.int64), tuple(stems), spellings, term_words, tokens,
                   token_paper, found, spellings.written, hyphen_before, in_title_term)
+
+
+def _counted(tokens: np.ndarray, token_paper: np.ndarray, in_title: np.ndarray, words: int,
+             n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each (paper, term) pair as one key ``paper * space + term``, sorted, with its count,
+    and the keys of the pairs found in titles. Terms: a word id ``w`` is term ``w``, the
+    phrase (a, b) term ``words + a * words + b``. Counted ``KEY_CHUNK`` papers at a time
+    (every paper ends with a mark, so no phrase spans two chunks), which keeps the sorts'
+    memory small at 100,000 papers; the chunks' keys come out in order."""
+    space = words + words * words
+    bounds = np.searchsorted(token_paper, np.arange(0, n + KEY_CHUNK, KEY_CHUNK))
+    keys, counts, titles = [], [], []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        if lo == hi:
+            continue
+        mine, papers, titled = tokens[lo:hi], token_paper[lo:hi], in_title[lo:hi]
+        valid = mine >= 0
+        pair = valid[:-1] & valid[1:]
+        left, right = mine[:-1][pair].astype(np.int64), mine[1:][pair].astype(np.int64)
+        found = np.concatenate([papers[valid].astype(np.int64) * space + mine[valid],
+                                papers[:-1][pair].astype(np.int64) * space + words + left * words + right])
+        in_titles = np.concatenate([titled[valid], titled[:-1][pair]])
+        unique, count = np.unique(found, return_counts=True)
+        keys.append(unique)
+        counts.append(count)
+        titles.append(np.unique(found[in_titles]))
+    if not keys:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    return np.concatenate(keys), np.concatenate(counts), np.concatenate(titles)
 
 
 class Spellings:
