@@ -77,32 +77,28 @@ def name_topics(corpus: Corpus, labels: np.ndarray, k: int) -> Naming:
     n = corpus.papers
     count = len(corpus.df)
     row = np.repeat(np.arange(n), np.diff(corpus.indptr))
-    topic_of = labels[row].astype(np.int64)
     presence = 1.0 + TITLE_BONUS * corpus.titled
-    inside = np.bincount(topic_of * count + corpus.indices, weights=presence, minlength=k * count).reshape(k, count)
-    held = np.bincount(topic_of * count + corpus.indices, minlength=k * count).reshape(k, count)
+    # Scores of the (topic, term) pairs that occur (a topic x term table would take
+    # gigabytes at 100,000 papers and be almost all zeros), sorted by topic then term.
+    pairs, inverse = np.unique(labels[row].astype(np.int64) * count + corpus.indices, return_inverse=True)
+    inside = np.bincount(inverse, weights=presence)
+    held = np.bincount(inverse)
+    topic, term = pairs // count, pairs % count
     total = np.bincount(corpus.indices, weights=presence, minlength=count)
     sizes = np.bincount(labels, minlength=k).astype(np.float64)
     smooth = 1.0 / max(n, 1)
-    p_in = inside / np.maximum(sizes, 1.0)[:, None]
-    p_out = (total[None, :] - inside) / np.maximum(n - sizes, 1.0)[:, None]
+    p_in = inside / np.maximum(sizes, 1.0)[topic]
+    p_out = (total[term] - inside) / np.maximum(n - sizes, 1.0)[topic]
     score = p_in * np.log((p_in + smooth) / (p_out + smooth))
-    is_phrase = corpus.words[:, 1] >= 0
-    score = np.where(is_phrase[None, :], score * PHRASE_BONUS, score)
+    score = np.where(corpus.words[term, 1] >= 0, score * PHRASE_BONUS, score)
     stems = corpus.stems
     generic = np.array([all(stems[w] in GENERIC for w in pair if w >= 0)
                         or any(stems[w] in NEVER for w in pair if w >= 0) for pair in corpus.words.tolist()], bool)
-    allowed = (held >= 2) & (held >= MIN_SHARE * sizes[:, None]) & ~generic[None, :]
-    score = np.where(allowed, score, -np.inf)
-    candidates = []
-    for c in range(k):
-        mine = score[c]
-        if len(mine) > CANDIDATES:  # the best CANDIDATES and those tied with the last
-            mine_top = np.nonzero(mine >= np.partition(mine, len(mine) - CANDIDATES)[len(mine) - CANDIDATES])[0]
-        else:
-            mine_top = np.arange(len(mine))
-        best = mine_top[np.argsort(-mine[mine_top], kind="stable")][:CANDIDATES]
-        candidates.append([int(t) for t in best if np.isfinite(mine[t]) and mine[t] > 0])
+    allowed = (held >= 2) & (held >= MIN_SHARE * sizes[topic]) & ~generic[term] & (score > 0)
+    topic, term, score = topic[allowed], term[allowed], score[allowed]
+    order = np.lexsort((term, -score, topic))  # by topic, best first, ties by term id
+    bounds = np.searchsorted(topic[order], np.arange(k + 1))
+    candidates = [[int(t) for t in term[order[bounds[c]:bounds[c + 1]]][:CANDIDATES]] for c in range(k)]
     phrases = _Phrases(corpus, labels, k, candidates, stems)
     keywords = []
     for c in range(k):
@@ -129,7 +125,7 @@ class _Phrases:
                  stems: tuple[str, ...]):
         self.corpus = corpus
         self.stems = stems
-        tokens = self.tokens = corpus.tokens.astype(np.int64)
+        tokens = self.tokens = corpus.tokens
         words = self.words = max(len(corpus.stems), 1)
         self.k = k
         wanted = {int(corpus.words[t, 0]) * words + int(corpus.words[t, 1])
@@ -137,9 +133,14 @@ class _Phrases:
         if len(tokens) < 2 or not wanted:
             self.keys = self.at = np.zeros(0, dtype=np.int64)
             return
-        code = np.where((tokens[:-1] >= 0) & (tokens[1:] >= 0), tokens[:-1] * words + tokens[1:], -1)
-        at = np.nonzero(np.isin(code, np.array(sorted(wanted), dtype=np.int64)))[0]
-        keys = code[at] * k + labels[corpus.token_paper[at]]
+        # Only where a wanted phrase's first word is (no pair code for every token: at
+        # 100,000 papers that would be gigabytes).
+        firsts = np.array(sorted({code // words for code in wanted}), dtype=tokens.dtype)
+        at = np.nonzero(np.isin(tokens[:-1], firsts))[0]
+        code = tokens[at].astype(np.int64) * words + tokens[at + 1]
+        keep = (tokens[at + 1] >= 0) & np.isin(code, np.array(sorted(wanted), dtype=np.int64))
+        at, code = at[keep], code[keep]
+        keys = code * k + labels[corpus.token_paper[at]]
         order = np.argsort(keys, kind="stable")
         self.keys, self.at = keys[order], at[order]
 
