@@ -14,8 +14,9 @@ spherical k-means), seeded and deterministic.
   kept, ``MAX_STEPS`` Lloyd steps at most. A topic left empty takes the paper that fits its
   topic least.
 
-The sparse products run in numpy (``_times``, ``_transposed_times``) in chunks, so memory
-stays bounded at 100,000 papers. Every random draw comes from ``numpy.random.default_rng``
+Each paper is placed by its ``HEAVIEST_TERMS`` heaviest terms. The sparse products run in
+numpy (``_times``, on the matrix and its transpose) in chunks, so memory stays bounded at
+100,000 papers; BLAS runs on one thread (``numeric``). Every random draw comes from ``numpy.random.default_rng``
 with a fixed seed; sorts are stable; equal scores go to the lower index. Same catalog,
 same topics.
 """
