@@ -81,8 +81,9 @@ def test_entries_of_papers_gone_are_dropped(content, tmp_path):
     build(options)
     with sqlite3.connect(build_cache.cache_file(folder)) as db:
         after = dict(db.execute("SELECT kind, count(*) FROM entries GROUP BY kind").fetchall())
-    assert before == {"front matter": 3, "paper text": 2, "related papers": 1}
-    assert after == {"front matter": 2, "paper text": 1, "related papers": 1}  # the new lists only
+    assert before == {"front matter": 3, "paper text": 2, "related papers": 1, "topics": 1}
+    # the new lists and topics only
+    assert after == {"front matter": 2, "paper text": 1, "related papers": 1, "topics": 1}
 
 
 @pytest.mark.parametrize("damage", ["garbage file", "empty file", "foreign database", "damaged entries"])

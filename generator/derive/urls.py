@@ -15,6 +15,8 @@ feeds, sitemaps and metadata need those.
 ``venues/<id>/``                     a venue (``venue_page``)
 ``tags/<id>/``                       a tag (``tag_page``)
 ``authors/<slug>/``                  an author (``author_page``)
+``topics/``, ``topics/<id>/``        the topics found in the catalog, a topic (``topic_page``)
+``trends/``                          papers, tags and topics by year
 ``<list>page/<n>/``                  page n > 1 of a paper list (``list_page``)
 ``reading-list/``, ``search/``       the reading list (data in ``reading-list/data/<n>.json``), search
 ``404.html``                         the page for missing pages
@@ -54,6 +56,8 @@ AUTHORS = "authors/"
 READING_LIST = "reading-list/"
 SEARCH = "search/"
 NOT_FOUND = "404.html"
+TOPICS = "topics/"
+TRENDS = "trends/"
 
 
 def paper_page(slug: str) -> str:
@@ -70,6 +74,10 @@ def tag_page(tag_id: str) -> str:
 
 def author_page(slug: str) -> str:
     return f"{AUTHORS}{slug}/"
+
+
+def topic_page(topic_id: str) -> str:
+    return f"{TOPICS}{topic_id}/"
 
 
 def list_page(list_url: str, number: int) -> str:

@@ -20,6 +20,8 @@ from markupsafe import Markup
 from ..content.model import Catalog, Link, Paper, Person, Tag, Venue
 from ..cache import cached_call, cached_map
 from .related import related_indices
+from .topics import TopicData, site_topics
+from .trends import Trends, site_trends
 from .people import Profile, author_slugs, profile, spellings_of, unmatched_people
 from .urls import SCHOLAR_NAME, SCHOLAR_SEARCH, author_page, paper_page, scholar_search, tag_page, venue_page
 from .urls import pdf_url as derived_pdf_url
@@ -169,6 +171,8 @@ class SiteData:
     # For the person building: each text shown as plain text because it could not be rendered,
     # each person of authors.toml who is no paper's author.
     warnings: tuple[str, ...] = ()
+    topics: TopicData | None = None  # topics found in the texts (``topics.py``); None: too few papers
+    trends: Trends | None = None  # papers, tags and topics by year (``trends.py``)
 
     @property
     def find_pattern(self) -> str:
@@ -265,6 +269,7 @@ def derive(catalog: Catalog) -> SiteData:
             key=lambda a: (_family_key(a.ref.name), a.ref.slug),
         )
     )
+    topics = site_topics(views, {v.id: v.year for v in catalog.venues.values()}, _ref_counts)
     return SiteData(
         catalog=catalog,
         papers=views,
@@ -276,6 +281,8 @@ def derive(catalog: Catalog) -> SiteData:
         provisional_count=sum(1 for v in views if v.provisional),
         related=_related(views),
         warnings=tuple(notes) + unmatched_people(people, author_refs),
+        topics=topics,
+        trends=site_trends(views, tags, topics.topics if topics else None),
     )
 
 

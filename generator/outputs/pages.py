@@ -21,8 +21,8 @@ from typing import Any, Iterator, Sequence
 
 from ..content.model import PRESENTATIONS
 from ..derive.views import LIST_CONTROLS_MIN, Count, PaperList, PaperView, SiteData, paper_list
-from ..derive.urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, VENUES, author_page, list_page,
-                   output_path, paper_page, reading_list_data, section, tag_page, venue_page)
+from ..derive.urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, TOPICS, TRENDS, VENUES, author_page,
+                   list_page, output_path, paper_page, reading_list_data, section, tag_page, topic_page, venue_page)
 
 PAGE_SIZE = 100  # papers per list page
 AUTHORS_PAGE_SIZE = 1000  # names per page of the author index
@@ -254,15 +254,23 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
     yield Page(HOME, "index.html", site.catalog.site.title, {"home": True})
     for paper in site.papers:
         yield Page(paper_page(paper.slug), "paper.html", paper.title_plain,
-                   {"paper": paper, "related": site.related.get(paper.slug, ())})
+                   {"paper": paper, "related": site.related.get(paper.slug, ()),
+                    "topic": site.topics.of(paper.slug) if site.topics else None})
     yield Page(VENUES, "venues.html", "Venues")
     for venue in site.venues:
         yield from list_pages(venue_page(venue.ref.id), "venue.html", venue.ref.name, paper_list(venue.papers),
-                              {"venue": venue})
+                              {"venue": venue, "topic_mix": site.topics.mix(venue.ref.id) if site.topics else ()})
     yield Page(TAGS, "tags.html", "Tags")
     for tag in site.tags:
         yield from list_pages(tag_page(tag.ref.id), "tag.html", tag.ref.name,
-                              paper_list(tag.papers, own_tag=tag.ref.id), {"tag": tag})
+                              paper_list(tag.papers, own_tag=tag.ref.id),
+                              {"tag": tag, "years": site.trends.of_tag(tag.ref.id) if site.trends else None})
+    # Topics found in the texts (derive/topics.py) and the trends by year (derive/trends.py).
+    yield Page(TOPICS, "topics.html", "Topics", {"topics": site.topics.index if site.topics else None})
+    for topic in site.topics.topics if site.topics else ():
+        yield from list_pages(topic_page(topic.ref.id), "topic.html", topic.ref.name, paper_list(topic.papers),
+                              {"topic": topic})
+    yield Page(TRENDS, "trends.html", "Trends", {"trends": site.trends})
     for p in paginate(AUTHORS, len(site.authors), AUTHORS_PAGE_SIZE):
         yield Page(list_page(AUTHORS, p.number), "authors.html",
                    "Authors" if p.number == 1 else f"Authors (page {p.number} of {p.count})",

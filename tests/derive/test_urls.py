@@ -152,6 +152,9 @@ def test_every_page_of_the_plan_is_at_its_path(bundled):
     for author in bundled.authors:
         expected |= pages_of(U.author_page(author.ref.slug), len(author.papers))
     expected |= {U.reading_list_data(n) for n in range(len(reading_list_shards(bundled)))}
+    expected |= {U.TOPICS, U.TRENDS}
+    for topic in bundled.topics.topics:
+        expected |= pages_of(U.topic_page(topic.ref.id), len(topic.papers))
     assert set(by_url) == expected
     assert by_url[U.HOME].template == "index.html" and by_url[U.NOT_FOUND].template == "404.html"
     assert by_url[U.reading_list_data(0)].template == "reading_list_data.json"

@@ -1,0 +1,176 @@
+"""Topics found in the catalog (derive/topics.py and its parts) and trends by year (trends.py)."""
+
+from __future__ import annotations
+
+import random
+import re
+from types import SimpleNamespace
+
+from generator.derive.charts import year_bars
+from generator.derive.topic_map import DOTS_HEIGHT, DOTS_WIDTH, MAP_HEIGHT, MAP_WIDTH, paper_dots, topic_layout
+from generator.derive.topic_model import MAX_TOPICS, topic_count
+from generator.derive.topic_names import slug
+from generator.derive.topics import find_topics
+from generator.derive.trends import series, site_trends
+from generator.derive.numeric import np
+
+# Three fields, each with its own words of art, and words every abstract uses.
+FIELDS = {
+    "graph": ("Graph neural networks for {x}",
+              ["graph neural networks", "message passing", "node classification", "graph structure",
+               "over-smoothing", "graph neural networks"]),
+    "rl": ("Reinforcement learning with {x}",
+           ["reinforcement learning", "policy gradient", "reward shaping", "the agent",
+            "offline reinforcement learning",
+            "value function"]),
+    "diffusion": ("Diffusion models for {x}",
+                  ["diffusion models", "denoising score matching", "image generation", "the sampler",
+                   "diffusion models", "noise schedule"]),
+}
+COMMON = ["we propose a method", "experiments show strong results", "our model improves the accuracy",
+          "the training data", "a simple analysis", "on standard benchmarks"]
+FILLERS = ["robust estimation", "sparse inputs", "long horizons", "small budgets", "noisy labels", "fast inference",
+           "uncertainty", "fairness"]
+
+
+def field_texts(per_field: int = 20, seed: int = 1) -> tuple[list[tuple[str, str]], list[str]]:
+    rng = random.Random(seed)
+    texts, truth = [], []
+    for field, (title, words) in FIELDS.items():
+        for i in range(per_field):
+            sentences = [f"This paper studies {rng.choice(words)} and {rng.choice(words)}." for _ in range(3)]
+            sentences += [f"{rng.choice(COMMON).capitalize()} with {rng.choice(words)}." for _ in range(3)]
+            texts.append((title.format(x=rng.choice(FILLERS)) + f" {i}", " ".join(sentences)))
+            truth.append(field)
+    order = list(range(len(texts)))
+    rng.shuffle(order)
+    return [texts[i] for i in order], [truth[i] for i in order]
+
+
+def test_the_number_of_topics_grows_with_the_catalog():
+    assert topic_count(5) == 0  # too few papers to split
+    assert topic_count(76) == 6  # a handful for the bundled catalog
+    assert 50 <= topic_count(10_000) <= 100
+    assert 100 <= topic_count(100_000) <= MAX_TOPICS
+    assert topic_count(10 ** 7) == MAX_TOPICS
+
+
+def test_fields_become_topics_named_by_their_words_of_art():
+    texts, truth = field_texts()
+    found = find_topics(texts)
+    assert found is not None
+    # Each field is one topic (k = 5 for 60 papers: a field may split, never mix).
+    for label in set(found.labels):
+        fields = {truth[i] for i, lab in enumerate(found.labels) if lab == label}
+        assert len(fields) == 1, fields
+    names = " | ".join(found.names).lower()
+    for words in ("graph neural networks", "reinforcement learning", "diffusion models"):
+        assert words in names, names
+    for generic in ("model", "method", "results", "accuracy"):
+        assert not any(n.lower() == generic or n.lower().startswith(generic + ",") for n in found.names), found.names
+
+
+def test_every_paper_is_in_exactly_one_topic_and_ids_are_url_segments():
+    texts, _ = field_texts()
+    found = find_topics(texts)
+    assert len(found.labels) == len(texts)
+    assert set(found.labels) == set(range(len(found.ids)))
+    assert len(set(found.ids)) == len(found.ids)
+    assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", i) for i in found.ids)
+    sizes = [found.labels.count(i) for i in range(len(found.ids))]
+    assert sizes == sorted(sizes, reverse=True)  # numbered by size
+
+
+def test_the_same_texts_give_the_same_topics_and_ids():
+    texts, _ = field_texts()
+    assert find_topics(texts) == find_topics(list(texts))
+
+
+def test_too_few_papers_have_no_topics():
+    assert find_topics([("A title", "An abstract about graphs.")] * 3) is None
+    assert find_topics([]) is None
+
+
+def test_the_bundled_catalog_has_a_handful_of_topics_covering_every_paper(bundled_views):
+    site = bundled_views()
+    topics = site.topics
+    assert 4 <= len(topics.topics) <= 8
+    slugs = [p.slug for t in topics.topics for p in t.papers]
+    assert sorted(slugs) == sorted(p.slug for p in site.papers)  # each paper exactly once
+    assert all(site.topics.of(p.slug) is not None for p in site.papers)
+    for t in topics.topics:
+        assert t.ref.name and t.keywords and t.ref.url == f"topics/{t.ref.id}/"
+        assert t.ref not in t.nearest and len(t.nearest) <= 4
+        assert all(0 <= d.x <= DOTS_WIDTH and 0 <= d.y <= DOTS_HEIGHT for d in t.dots)
+        assert {d.paper.slug for d in t.dots} <= {p.slug for p in t.papers}
+    for v in site.venues:
+        mix = topics.mix(v.ref.id)
+        assert sum(c.count for c in mix) <= len(v.papers) and mix[0].bar == 100
+
+
+def test_slugs():
+    assert slug("Graph neural networks") == "graph-neural-networks"
+    assert slug("Über-Modelle: LLMs!") == "uber-modelle-llms"
+    assert slug("∑") == "topic"
+
+
+def test_the_topic_map_places_circles_apart_inside_the_box():
+    rng = np.random.default_rng(0)
+    centroids = rng.standard_normal((40, 8))
+    sizes = rng.integers(5, 500, 40).astype(float)
+    placed = topic_layout(centroids, sizes, [f"topic number {i}" for i in range(40)])
+    for i, a in enumerate(placed):
+        assert a.r >= 3 and 0 <= a.x - a.r and a.x + a.r <= MAP_WIDTH and 0 <= a.y - a.r and a.y + a.r <= MAP_HEIGHT
+        for b in placed[i + 1:]:
+            assert (a.x - b.x) ** 2 + (a.y - b.y) ** 2 >= (0.95 * (a.r + b.r) - 2) ** 2
+    assert placed[int(np.argmax(sizes))].label  # the largest topic is labelled
+    assert placed == topic_layout(centroids, sizes, [f"topic number {i}" for i in range(40)])
+
+
+def test_a_topics_map_shows_at_most_its_most_typical_papers():
+    rng = np.random.default_rng(1)
+    points = rng.standard_normal((1000, 6)).astype(np.float32)
+    shown, xy = paper_dots(points, points.mean(axis=0))
+    assert len(shown) == len(xy) == 300 and list(shown) == sorted(shown)
+    assert all(0 <= x <= DOTS_WIDTH and 0 <= y <= DOTS_HEIGHT for x, y in xy)
+
+
+def test_year_bars_carry_their_numbers():
+    chart = year_bars([2020, 2021, 2022], [3, 0, 6])
+    assert [(v.year, v.text) for v in chart.values] == [(2020, "3"), (2021, "0"), (2022, "6")]
+    assert chart.path.count("M") == 2  # no bar for 0
+    assert chart.summary == "2020–2022: from 3 to 6 papers; most in 2022 (6)"
+    shares = year_bars([2020, 2021], [0.25, 0.125], "of the papers", percent=True)
+    assert [v.text for v in shares.values] == ["25.0%", "12.5%"]
+    assert year_bars([], []) is None
+
+
+def _paper(year: int, venue: str = "ICML"):
+    return SimpleNamespace(venue=SimpleNamespace(year=year, name=f"{venue} {year}"))
+
+
+def test_trends_name_the_tags_rising_fastest_in_the_last_two_years():
+    papers = [_paper(y) for y in range(2018, 2025) for _ in range(10)]
+    rising = [p for p in papers if p.venue.year >= 2023][:12] + [papers[0]]
+    steady = papers[::5]
+    tags = [SimpleNamespace(ref=SimpleNamespace(id=i, name=i.title(), url=f"tags/{i}/"), papers=tuple(ps))
+            for i, ps in (("rising", rising), ("steady", steady), ("empty", ()))]
+    trends = site_trends(papers, tags, None)
+    assert (trends.first, trends.last, trends.recent, trends.before) == (2018, 2024, "2023–2024", "2020–2022")
+    assert [r.name for r in trends.tag_risers] == ["Rising"]
+    assert trends.tags[0].rise_text == "+60.0 points: 60.0% in 2023–2024 against 0.0% in 2020–2022"
+    assert [r.name for r in trends.tags] == ["Rising", "Steady"]  # a tag without papers has no row
+    assert trends.years.values[0].value == 10 and trends.of_tag("steady").values[-1].value == 2
+    assert [r.name for r in trends.venues] == ["ICML"] and trends.venues[0].total == 70
+
+
+def test_one_year_has_counts_but_no_risers():
+    papers = [_paper(2024, v) for v in ("ICLR", "ICLR", "ICML")]
+    trends = site_trends(papers, [], None)
+    assert trends.recent == "" and not trends.tag_risers
+    assert [(r.name, r.total) for r in trends.venues] == [("ICLR", 2), ("ICML", 1)]
+    assert site_trends([], [], None).years is None
+
+
+def test_venue_series_drop_the_year():
+    assert series("ICLR 2024") == "ICLR" and series("NeurIPS (2019)") == "NeurIPS" and series("2024") == "2024"
