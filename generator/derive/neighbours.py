@@ -37,6 +37,7 @@ from .terms import Rows
 
 BLOCK_CELLS = 4_000_000  # papers x block rows counted at once (the scratch arrays' size)
 MAX_BLOCK = 64  # rows per block at most
+FLOOR = 4  # the text count from which most rows' candidates are decided (see ``_candidates``)
 _SAFE = 1e-6  # how far (in units of 1e-9) a sum must be from a rounding midpoint to be decided in numpy
 
 
@@ -68,6 +69,12 @@ def cosine(a: dict[int, float], b: dict[int, float]) -> float:
     if len(a) > len(b):
         a, b = b, a
     return math.fsum(w * b[t] for t, w in a.items() if t in b)
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The positions ``starts[i]`` to ``starts[i] + lengths[i]``, one range after another."""
+    total = int(lengths.sum())
+    return np.repeat(starts - (np.cumsum(lengths) - lengths), lengths) + np.arange(total, dtype=np.int64)
 
 
 def _tally(bins: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
@@ -130,8 +137,10 @@ class _Search:
         terms, docs, values = terms[keep], docs[keep], values[keep]
         long = df[terms] > self.p.cap
         if long.any():  # the cap heaviest of a long posting: by weight, then paper
-            order = np.lexsort((docs[long], -values[long], terms[long]))
-            t_long, d_long = terms[long][order], docs[long][order]
+            t_long, d_long, v_long = terms[long], docs[long], values[long]
+            order = np.argsort(-v_long, kind="stable")  # the entries are in paper order: ties stay so
+            order = order[np.argsort(t_long[order], kind="stable")]
+            t_long, d_long = t_long[order], d_long[order]
             starts = np.searchsorted(t_long, t_long, side="left")
             top = (np.arange(len(t_long)) - starts) < self.p.cap
             terms = np.concatenate([terms[~long], t_long[top]])
@@ -146,7 +155,8 @@ class _Search:
         """The counters and the term slots (made in the process that uses them)."""
         if self.scratch is None:
             bound = self.p.levels * self.p.query_terms
-            self.scratch = (np.zeros(self.block * self.n, dtype=np.int16 if bound < 2**15 else np.int32),
+            dtype = np.int8 if bound < 2**7 else np.int16 if bound < 2**15 else np.int32
+            self.scratch = (np.zeros(self.block * self.n, dtype=dtype),
                             np.full(len(self.indexed), -1, dtype=np.int32))
         return self.scratch
 
@@ -189,51 +199,92 @@ class _Search:
     def _candidates(self, start: int, rows: int, q_doc: np.ndarray, q_term: np.ndarray,
                     q_level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(row in block, other paper) of each candidate pair."""
-        n, sets, inner = self.n, self.labels, np.arange(rows)
+        n = self.n
         acc = self._scratch()[0]
         text = q_term < self.first_label
         by_set = self._label_counts(rows, q_doc[~text], q_term[~text] - self.first_label, q_level[~text])
-        # The text postings, scatter-added: entries (row, other), an other once per posting.
+        # The text postings, scatter-added: an entry (row, other) per posting that holds the other.
         q_doc, q_term, q_level = q_doc[text], q_term[text], q_level[text]
         lengths = self.post_ptr[q_term + 1] - self.post_ptr[q_term]
-        total = int(lengths.sum())
-        shift = np.repeat(self.post_ptr[q_term] - (np.cumsum(lengths) - lengths), lengths)
-        others = self.post_docs[np.arange(total, dtype=np.int64) + shift]
-        doc_of = np.repeat(q_doc.astype(np.int32), lengths)
+        others = self.post_docs[_ranges(self.post_ptr[q_term], lengths)]
+        cells = np.repeat((q_doc * n).astype(np.int32), lengths)
+        cells += others
         levels = np.repeat(q_level.astype(acc.dtype), lengths)
-        cells = doc_of * np.int32(n) + others
         np.add.at(acc, cells, levels)
-        words = acc[cells]
-        own = start + inner
-        own_words = acc[inner * n + own].astype(np.int64)
-        acc[cells] = 0
+        words = acc[cells]  # the other's count from the text
+        inner = np.arange(rows)
+        own_words = acc[inner * n + start + inner].astype(np.int64)
+        acc[:rows * n] = 0
+        # Most rows are decided by the others that share a few postings: the text alone gives
+        # a lower bound of the row's threshold, and no paper the text counts less than that
+        # bound minus what the labels add at most can reach it (nor one the text never met).
+        sure = np.flatnonzero(words >= FLOOR)
+        sure_doc = cells[sure] // n
+        easy, lower = self._text_bounds(rows, sure_doc, words[sure], levels[sure], own_words, by_set)
+        keep = words[sure] >= lower[sure_doc]
+        picked = [self._choose(start, rows, easy, by_set, sure_doc[keep], others[sure][keep], words[sure][keep],
+                               levels[sure][keep], own_words, with_unreached=False)]
+        if not easy.all():  # the rest: every other the text met, and those it did not by label set
+            hard = np.flatnonzero(~easy[q_doc])
+            entries = _ranges(np.cumsum(lengths)[hard] - lengths[hard], lengths[hard])
+            picked.append(self._choose(start, rows, ~easy, by_set, np.repeat(q_doc[hard], lengths[hard]),
+                                       others[entries], words[entries], levels[entries], own_words,
+                                       with_unreached=True))
+        return np.concatenate([d for d, _ in picked]), np.concatenate([o for _, o in picked])
+
+    def _text_bounds(self, rows: int, doc: np.ndarray, words: np.ndarray, levels: np.ndarray,
+                     own_words: np.ndarray, by_set: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which rows are decided by the others the text counts at least ``FLOOR`` (given
+        here), and for those, the least text count a candidate can have."""
+        width = int(max(words.max(initial=0), own_words.max(initial=0))) + 1
+        histogram = _tally(doc * width + words, levels / words, rows * width).reshape(rows, width)
+        own = np.flatnonzero(own_words >= FLOOR)
+        histogram[own, own_words[own]] -= 1
+        histogram[:, :FLOOR] = 0
+        text_need = thresholds(histogram, self.p.rescore)  # a lower bound of the row's threshold...
+        known = histogram.sum(axis=1) >= self.p.rescore  # ...when at least this many count FLOOR or more
+        most = by_set.max(axis=1, initial=0)
+        lower = text_need - most
+        return known & (text_need > most) & (lower >= FLOOR), np.where(known, lower, FLOOR)
+
+    def _choose(self, start: int, rows: int, chosen_rows: np.ndarray, by_set: np.ndarray, doc: np.ndarray,
+                others: np.ndarray, words: np.ndarray, levels: np.ndarray, own_words: np.ndarray,
+                with_unreached: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The candidates of the ``chosen_rows``, from entries (row, other, text count, level)
+        that hold every other that can reach the row's threshold; ``with_unreached``: the
+        entries are all the row's, and the others no entry holds count by label set."""
+        sets, inner = self.labels, np.arange(rows)
         set_of = sets.of[others]
-        counts = words + by_set.ravel()[doc_of * sets.count + set_of]
-        # Per (row, count) and (row, label set), how many distinct others: an other's
-        # entries add up to exactly 1 (each adds its level over the other's text count).
+        counts = words + by_set.ravel()[doc * sets.count + set_of]
+        own_set = sets.of[start + inner]
+        own_count = own_words + by_set[inner, own_set]
+        # Per (row, count) how many distinct others: an other's entries add up to exactly 1
+        # (each adds its level over the other's text count).
         share = levels / words
-        width = int(max(counts.max(initial=0), by_set.max(initial=0))) + 1
-        histogram = _tally(doc_of * width + counts, share, rows * width).reshape(rows, width)
-        reached = _tally(doc_of * sets.count + set_of, share, rows * sets.count).reshape(rows, -1)
-        own_set = sets.of[own]
-        met = own_words > 0  # the row's own paper is no candidate of its own
-        histogram[inner[met], (own_words + by_set[inner, own_set])[met]] -= 1
-        reached[inner, own_set] -= met
-        # Papers no text posting reached count what their label set adds.
-        unreached = sets.sizes[None, :] - reached
-        unreached[inner, own_set] -= 1
-        histogram += _tally((inner[:, None] * width + by_set).ravel(), unreached.ravel(), rows * width).reshape(rows, width)
+        width = int(max(counts.max(initial=0), by_set.max(initial=0), own_count.max(initial=0))) + 1
+        histogram = _tally(doc * width + counts, share, rows * width).reshape(rows, width)
+        own = others == start + doc  # the row's own paper is no candidate of its own
+        met = np.unique(doc[own])
+        histogram[met, own_count[met]] -= 1
+        if with_unreached:  # papers no text posting reached count what their label set adds
+            reached = _tally(doc * sets.count + set_of, share, rows * sets.count).reshape(rows, -1)
+            reached[met, own_set[met]] -= 1
+            unreached = sets.sizes[None, :] - reached
+            unreached[inner, own_set] -= 1
+            histogram += _tally((inner[:, None] * width + by_set).ravel(), unreached.ravel(),
+                                rows * width).reshape(rows, width)
         histogram[:, 0] = 0
         need = thresholds(histogram, self.p.rescore)
-        chosen = (counts >= need[doc_of]) & (others != start + doc_of)
-        pairs = np.unique(cells[chosen])
-        pair_doc, pair_other = [pairs // n], [pairs % n]
-        for row, set_id in zip(*np.nonzero((by_set >= need[:, None]) & (unreached > 0))):
-            a, b = np.searchsorted(doc_of, [row, row + 1])
-            members = sets.members[set_id]
-            members = members[(members != own[row]) & ~np.isin(members, others[a:b])]
-            pair_doc.append(np.full(len(members), row, dtype=np.int64))
-            pair_other.append(members)
+        take = (counts >= need[doc]) & chosen_rows[doc] & ~own
+        pairs = np.unique(doc[take] * self.n + others[take])
+        pair_doc, pair_other = [pairs // self.n], [pairs % self.n]
+        if with_unreached:
+            wanted = (by_set >= need[:, None]) & (unreached > 0) & chosen_rows[:, None]
+            for row, set_id in zip(*np.nonzero(wanted)):
+                members = sets.members[set_id]
+                members = members[(members != start + row) & ~np.isin(members, others[doc == row])]
+                pair_doc.append(np.full(len(members), row, dtype=np.int64))
+                pair_other.append(members)
         return np.concatenate(pair_doc).astype(np.int64), np.concatenate(pair_other).astype(np.int64)
 
     def _label_counts(self, rows: int, docs: np.ndarray, labels: np.ndarray, levels: np.ndarray) -> np.ndarray:
