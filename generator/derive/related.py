@@ -52,16 +52,18 @@ a correctly rounded sum (``math.fsum``) and no score hangs on the order of a sum
 
 from __future__ import annotations
 
+import hashlib
 import math
+from contextlib import nullcontext
 from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from ..parallel import default_jobs
+from ..parallel import default_jobs, frozen_heap
 from .neighbours import Params, cosine, nearest
 from .terms import Rows, count_terms, hstack, labels, phrases, row_norms, terms
 
-__all__ = ["RELATED_COUNT", "cosine", "phrases", "related_indices", "terms", "vectors"]
+__all__ = ["RELATED_COUNT", "cosine", "inputs_digest", "phrases", "related_indices", "terms", "vectors"]
 
 RELATED_COUNT = 5
 PHRASE_WEIGHT = 0.5  # a two-word term weighs this much of a word as rare (its two words count too)
@@ -136,12 +138,13 @@ class _Weights(NamedTuple):
     n_terms: int
 
 
-def _weights(texts: Sequence[tuple[str, str]], tags: Sequence[Sequence[str]] | None, singletons: bool) -> _Weights:
+def _weights(texts: Sequence[tuple[str, str]], tags: Sequence[Sequence[str]] | None, singletons: bool,
+             jobs: int | None = None) -> _Weights:
     """The vectors of ``vectors`` as sparse rows; without ``singletons`` the terms of a single
     paper are left out after scaling (they are in no dot product, only in the length, which
     already counts them)."""
     n = len(texts)
-    counted = count_terms(texts)
+    counted = count_terms(texts, jobs)
     first_tag = len(counted.vocabulary)
     tag_names, tag_rows = labels(tags if tags is not None else [()] * n, first_tag)
     n_terms = first_tag + len(tag_names)
@@ -185,9 +188,28 @@ def related_indices(texts: Sequence[tuple[str, str]], k: int = RELATED_COUNT,
         return [() for _ in range(n)]
     if tags is not None and len(tags) != n:
         raise ValueError(f"{len(tags)} tag lists for {n} papers")
-    weights = _weights(texts, tags, singletons=False)
-    exact = n <= EXACT_UP_TO
-    params = Params(k=k, query_terms=weights.n_terms if exact else QUERY_TERMS, levels=LEVELS,
-                    cap=n if exact else POSTINGS_CAP, max_df=n if exact else max(int(MAX_DF_SHARE * n), MIN_DF_CAP),
-                    rescore=n if exact else RESCORE, slack=_Scorer.SLACK)
-    return nearest(weights.rows, weights.n_terms, weights.first_tag, params, default_jobs(n, PARALLEL_FROM))
+    jobs = default_jobs(n, PARALLEL_FROM)
+    # One garbage collection before the workers fork, not one per step (``parallel.frozen_heap``).
+    with frozen_heap() if jobs > 1 else nullcontext():
+        weights = _weights(texts, tags, singletons=False, jobs=jobs)
+        exact = n <= EXACT_UP_TO
+        params = Params(k=k, query_terms=weights.n_terms if exact else QUERY_TERMS, levels=LEVELS,
+                        cap=n if exact else POSTINGS_CAP,
+                        max_df=n if exact else max(int(MAX_DF_SHARE * n), MIN_DF_CAP),
+                        rescore=n if exact else RESCORE, slack=_Scorer.SLACK)
+        return nearest(weights.rows, weights.n_terms, weights.first_tag, params, jobs)
+
+
+def inputs_digest(texts: Sequence[tuple[str, str]], tags: Sequence[Sequence[str]] | None) -> bytes:
+    """A digest of all that ``related_indices(texts, tags=tags)`` depends on besides the code
+    (the build cache's key), made without a copy of the texts: at 100,000 papers pickling
+    them whole for a key held ~150 MB at once."""
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(b"tags" if tags is not None else b"no tags")
+    for i, (title, abstract) in enumerate(texts):
+        fields = [title, abstract, *(tags[i] if tags is not None else ())]
+        digest.update(repr(len(fields)).encode())  # the lengths make the sequence unambiguous
+        for field in fields:
+            data = field.encode("utf-8", "surrogatepass")
+            digest.update(len(data).to_bytes(8, "little") + data)
+    return digest.digest()
