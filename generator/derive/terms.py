@@ -112,6 +112,11 @@ def sequence(text: str) -> list[str | None]:
     return list(map(_term_of.__getitem__, tokens))
 
 
+def stem_of(word: str) -> str | None:
+    """A word's index term (a lower-case ASCII word: its Porter stem), or None if it is none."""
+    return _term_of[word]
+
+
 def terms(text: str) -> list[str]:
     """The word terms of a text, in order: stemmed; stop words, numbers and 1-letter words out."""
     return [t for t in sequence(text) if t is not None]
