@@ -305,17 +305,16 @@ class _Search:
         own_docs = np.repeat(np.arange(stop - start), self.lengths[start:stop])
         unique = np.unique(own_terms)
         slot[unique] = np.arange(len(unique), dtype=np.int32)
-        dense = np.zeros((stop - start, len(unique)))
-        dense[own_docs, slot[own_terms]] = w.values[a:b]
-        lengths = self.lengths[pair_other]
-        total = int(lengths.sum())
-        shift = np.repeat(w.indptr[pair_other] - (np.cumsum(lengths) - lengths), lengths)
-        entries = np.arange(total, dtype=np.int64) + shift
-        where = slot[w.indices[entries]]
-        shared = where >= 0
-        pair_of = np.repeat(np.arange(len(pair_other)), lengths)[shared]
-        products = dense[pair_doc[pair_of], where[shared]] * w.values[entries[shared]]
-        sums = np.bincount(pair_of, weights=products, minlength=len(pair_other))
+        # The block's rows as dense rows over their own terms, plus a last column of 0 where a
+        # term of the other paper is not the row's (slot -1: the previous row's last column).
+        width = len(unique) + 1
+        dense = np.zeros((stop - start) * width)
+        dense[own_docs * width + slot[own_terms]] = w.values[a:b]
+        lengths = self.lengths[pair_other]  # >= 1: a candidate shares a term
+        entries = _ranges(w.indptr[pair_other], lengths)
+        cells = np.repeat(pair_doc * width, lengths)
+        cells += slot[w.indices[entries]]
+        sums = np.add.reduceat(dense[cells] * w.values[entries], np.cumsum(lengths) - lengths)
         slot[unique] = -1
         margin = (lengths + 1) * self.p.slack
         low, high = (sums - margin) * 1e9, (sums + margin) * 1e9
