@@ -38,8 +38,9 @@ rows, ``terms.Rows``), fast enough for 100,000 papers (``bench/derive_bench.py``
   then scored *exactly* (the dot product over every shared term; see ``neighbours.py`` for
   how numpy's sums are used without changing a single score), so the pruning can only miss
   a candidate, never misorder the ones it finds. On a synthetic 10,000-paper catalog
-  (``bench/synth.py``, tags passed) about 95% of the exact top 5 are found (94.8% of 150
-  sampled papers' top 5; ``bench/derive_bench.py --recall``).
+  (``bench/synth.py``, tags passed) about 95% of the exact top 5 are found (94.3% of 150
+  sampled papers' top 5, ``bench/derive_bench.py --recall 150``; at 100,000 synthetic
+  papers 56%, bounded by that corpus: see ``bench/PROFILE.md``).
 * **Order**: highest score first; equal scores (rounded to 1e-9, so that the order does not
   hang on the last bits of a float) by position in the input, which the caller sorts by
   title. A paper that shares no term (word, phrase or tag) with another is never "related"
