@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from ..content.model import Catalog, Link, Paper, Person, Tag, Venue
 from ..cache import cached_call, cached_map
-from .related import related_indices
+from .related import inputs_digest, related_indices
 from .topics import TopicData, site_topics
 from .trends import Trends, site_trends
 from .people import Profile, author_slugs, profile, spellings_of, unmatched_people
@@ -396,7 +396,7 @@ def _related(views: tuple[PaperView, ...]) -> dict[str, tuple[PaperView, ...]]:
     tags = [v.paper.tags for v in views]
     # The texts and tags alone decide (in this order): an edit of authors, venue or links
     # finds the lists in the build cache.
-    indices = cached_call("related papers", lambda: related_indices(texts, tags=tags), (texts, tags))
+    indices = cached_call("related papers", lambda: related_indices(texts, tags=tags), (inputs_digest(texts, tags),))
     return {view.slug: tuple(views[j] for j in found) for view, found in zip(views, indices)}
 
 
