@@ -102,6 +102,7 @@ class Catalog:
     tags: Mapping[str, Tag]  # id -> tag, in taxonomy order
     papers: tuple[Paper, ...]  # sorted by slug
     people: tuple[Person, ...] = ()  # authors.toml, in file order
+    warnings: tuple[str, ...] = ()  # what the loader found suspect but builds (suspected duplicates, …)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "venues", MappingProxyType(dict(self.venues)))

@@ -1,0 +1,117 @@
+"""Papers given twice: the one normalised key of a title, of an abstract and of an author
+list, and the rule that tells an exact duplicate (an error) from a suspected one (a warning).
+
+The keys are shared by the loader and every importer, so that what an import takes for the
+same paper is what the build does:
+
+* ``title_key``: case, accents, punctuation, spacing, Markdown emphasis and math delimiters
+  do not count ("Café *Nets*" is "Cafe Nets"); "+", "#" and "*" do ("C++ for ML" is not
+  "C for ML", nor "A* Search" "A Search").
+* ``abstract_key``: the same folding, word by word; "" for a short body ("TBD", "See the
+  PDF."), which may repeat.
+* ``authors_key``: the authors' page keys (``slugs.author_key``), in order.
+
+``DuplicateCheck`` sees the papers one at a time (``check``) and says, for each, what it
+repeats:
+
+* **exact** (an error): the same title, venue and authors as a paper seen before — one file
+  too many; the import skips such a record;
+* **suspected** (a warning naming both files; the pages say nothing): the same abstract; or
+  the same title and authors at another venue (a workshop paper and its conference
+  version); or the same title at the same venue by other authors. Both are real
+  publications often enough (and old proceedings sometimes give two papers one abstract)
+  that refusing them would stop a large catalog from building at all.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from .slugs import author_key
+
+MIN_DUPLICATE_ABSTRACT_WORDS = 20  # shorter bodies ("TBD", "See the PDF.") may repeat
+
+# Markdown emphasis: a run of "*" before a word and the same run after one, in pairs.
+_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
+_NOT_KEY = re.compile(r"[^\w+#*]+|_+")
+
+
+def _fold(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text).casefold()
+    if folded.isascii():
+        return folded
+    return "".join(ch for ch in folded if not unicodedata.combining(ch))
+
+
+def title_key(title: str) -> str:
+    """The key under which two titles are the same title (see the module docstring)."""
+    folded = _fold(_EMPHASIS.sub(r"\2", title))
+    return _NOT_KEY.sub("", folded) or " ".join(folded.split())
+
+
+def abstract_key(abstract: str) -> str:
+    """The key under which two abstracts are the same; "" for a short one (see the module docstring)."""
+    words = _fold(abstract).split()
+    if len(words) < MIN_DUPLICATE_ABSTRACT_WORDS:
+        return ""
+    return " ".join(word for word in (_NOT_KEY.sub("", w) for w in words) if word)
+
+
+_author_key = functools.lru_cache(maxsize=1 << 17)(author_key)  # names recur across papers
+
+
+def authors_key(authors: Sequence[str]) -> tuple[str, ...]:
+    """The author list as page keys: spellings of one author page are one author."""
+    return tuple(_author_key(name) for name in authors)
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """What a paper repeats of one seen before: ``exact`` or not, why, and the other's label."""
+
+    exact: bool
+    reason: str  # "same title, venue and authors", "same abstract", …
+    other: str  # the label of the paper seen first (a file, or an input record)
+
+    def message(self) -> str:
+        if self.exact:
+            return f"the same paper ({self.reason}) is already in {self.other}"
+        return f"likely the same paper as {self.other} ({self.reason}); is this the same paper twice?"
+
+
+@dataclass
+class DuplicateCheck:
+    """Papers seen so far, by title, abstract and authors (see the module docstring)."""
+
+    _exact: dict[tuple, str] = field(default_factory=dict)
+    _titles: dict[tuple, list[tuple[str, str]]] = field(default_factory=dict)  # (title, authors) -> [(venue, label)]
+    _venue_titles: dict[tuple[str, str], str] = field(default_factory=dict)
+    _abstracts: dict[str, str] = field(default_factory=dict)
+
+    def check(self, label: str, title: str, venue: str, authors: Sequence[str], abstract: str) -> list[Repeat]:
+        """What the paper ``label`` repeats (an exact repeat alone, or the suspected ones),
+        and it is remembered: the first of several is never the one reported."""
+        tkey, akey = title_key(title), authors_key(authors)
+        exact = (tkey, venue, akey)
+        if exact in self._exact:
+            return [Repeat(True, "same title, venue and authors", self._exact[exact])]
+        self._exact[exact] = label
+        found: list[Repeat] = []
+        same_title = self._titles.setdefault((tkey, akey), [])
+        other = next((other for v, other in same_title if v != venue), None)
+        if other is not None:
+            found.append(Repeat(False, "same title and authors at another venue", other))
+        same_title.append((venue, label))
+        other = self._venue_titles.setdefault((tkey, venue), label)
+        if other != label:
+            found.append(Repeat(False, "same title and venue, other authors", other))
+        key = abstract_key(abstract)
+        if key:
+            other = self._abstracts.setdefault(key, label)
+            if other != label and all(r.other != other for r in found):
+                found.append(Repeat(False, "same abstract", other))
+        return found
