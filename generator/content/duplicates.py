@@ -14,11 +14,13 @@ same paper is what the build does:
 ``DuplicateCheck`` sees the papers one at a time (``check``) and says, for each, what it
 repeats:
 
-* **exact** (an error): the same title, venue and authors as a paper seen before — one file
-  too many; the import skips such a record;
+* **exact** (an error): the same title, venue and authors as a paper seen before, and not
+  another abstract (the same, or one of them has none) — one file too many; the import
+  skips such a record;
 * **suspected** (a warning naming both files; the pages say nothing): the same abstract; or
   the same title and authors at another venue (a workshop paper and its conference
-  version); or the same title at the same venue by other authors. Both are real
+  version); the same title at the same venue by other authors, or by the same authors with
+  another abstract. Both are real
   publications often enough (and old proceedings sometimes give two papers one abstract)
   that refusing them would stop a large catalog from building at all.
 """
@@ -87,7 +89,7 @@ class Repeat:
 class DuplicateCheck:
     """Papers seen so far, by title, abstract and authors (see the module docstring)."""
 
-    _exact: dict[tuple, str] = field(default_factory=dict)
+    _exact: dict[tuple, tuple[str, str]] = field(default_factory=dict)  # (title, venue, authors) -> (label, body)
     _titles: dict[tuple, list[tuple[str, str]]] = field(default_factory=dict)  # (title, authors) -> [(venue, label)]
     _venue_titles: dict[tuple[str, str], str] = field(default_factory=dict)
     _abstracts: dict[str, str] = field(default_factory=dict)
@@ -97,17 +99,22 @@ class DuplicateCheck:
         and it is remembered: the first of several is never the one reported."""
         tkey, akey = title_key(title), authors_key(authors)
         exact = (tkey, venue, akey)
-        if exact in self._exact:
-            return [Repeat(True, "same title, venue and authors", self._exact[exact])]
-        self._exact[exact] = label
+        body = " ".join(_fold(abstract).split())
         found: list[Repeat] = []
+        if exact in self._exact:
+            other, other_body = self._exact[exact]
+            if not body or not other_body or body == other_body:
+                return [Repeat(True, "same title, venue and authors", other)]
+            found.append(Repeat(False, "same title, venue and authors, another abstract", other))
+        else:
+            self._exact[exact] = (label, body)
         same_title = self._titles.setdefault((tkey, akey), [])
         other = next((other for v, other in same_title if v != venue), None)
         if other is not None:
             found.append(Repeat(False, "same title and authors at another venue", other))
         same_title.append((venue, label))
         other = self._venue_titles.setdefault((tkey, venue), label)
-        if other != label:
+        if other != label and not found:
             found.append(Repeat(False, "same title and venue, other authors", other))
         key = abstract_key(abstract)
         if key:

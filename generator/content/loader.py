@@ -29,12 +29,13 @@ import tomllib
 from pathlib import Path
 from typing import Any, Iterator
 
-from . import schema
+from . import debris, schema
 from ..errors import ContentError, Problem, Problems
 from .frontmatter import FrontMatter, FrontMatterError, parse
 from .model import Catalog, Link, Paper, Person, SiteConfig, Tag, Venue
 from ..cache import cached_map
 from ..parallel import parallel_map
+from .names import looks_like_list
 from .duplicates import DuplicateCheck, abstract_key, title_key  # noqa: F401 (the keys: also the loader's API)
 from .slugs import RESERVED, is_valid_slug
 from .people import FILE, parse_people, same_person_twice, spelling_owners
@@ -192,6 +193,18 @@ def read_papers(
             problems.add(label, twice, line=fm.line_of("authors"), field="authors")
             ok = False
         abstract = fm.body.strip()
+        if debris.MARK in abstract or debris.MARK in clean.get("title", ""):
+            # Text from a PDF: the pages never show "(cid:"; the file is the curator's to fix.
+            abstract, in_abstract = debris.repair(abstract)
+            in_title = in_abstract - in_abstract
+            if "title" in clean:
+                clean["title"], in_title = debris.repair(clean["title"])
+            warnings.append(f"{label}: PDF debris (cid:…) in the title or abstract, repaired on the pages "
+                            f"({debris.describe(in_abstract + in_title)}); fix the file")
+        for name in clean.get("authors", ()):
+            if looks_like_list(name):
+                warnings.append(f"{label}: author {name!r} looks like several names; give each its own item "
+                                "of authors")
         if "title" in clean and "venue" in clean:
             for repeat in duplicates.check(label, clean["title"], clean["venue"], clean.get("authors", ()), abstract):
                 if repeat.exact:

@@ -72,12 +72,17 @@ def test_suspected_duplicates_warn_name_both_files_and_build(content, tmp_path):
 
 
 def test_an_exact_duplicate_stays_an_error(content):
-    content.add_paper("again", paper_md(title="A paper on *graphs*", body="Another body."))
+    content.add_paper("again", paper_md(title="A paper on *graphs*", body=""))  # no abstract: no other paper
+    content.add_paper("edited", paper_md(title="A Paper on Graphs", body="Another abstract."))  # a likely one
     with pytest.raises(ContentError) as info:
         load_catalog(content.root)
     assert [str(p) for p in info.value.problems] == [
         "papers/again.md:2: title: the same paper (same title, venue and authors) is already in "
         "papers/a-paper-on-graphs.md"]
+    content.add_paper("again", paper_md(title="A paper on *graphs*", body="We  study graph NEURAL networks."))
+    with pytest.raises(ContentError) as info:
+        load_catalog(content.root)
+    assert len(info.value.problems) == 1  # the same abstract, but for case and spacing: the same paper
 
 
 def test_a_venue_id_page_is_refused(content):

@@ -193,7 +193,9 @@ def test_the_same_paper_twice_is_imported_once(empty, tmp_path):
     path = write_json(tmp_path, [item(), item(id="again", title="a  TITLE")])
     report = import_csl([path], empty.root)
     assert len(report.papers) == 1
-    assert report.warnings == [f"{path}:3 (again): same title and venue as {path}:2 (k); imported once"]
+    assert report.warnings == []
+    assert report.repairs.skipped == [f"{path}:3 (again): the same paper (same title, venue and authors) is already "
+                                      f"in {path}:2 (k); skipped"]
 
 
 # --------------------------------------------------------------------------- idempotence
