@@ -287,15 +287,16 @@ def main(argv: list[str] | None = None) -> int:
     command = [*PAPERSHELF, "import", args.form, *map(str, files), "--content", str(catalog / "content")]
     if args.profile is not None:
         command = [sys.executable, "-m", "cProfile", "-o", str(args.profile), "-m", "generator.cli", *command[3:]]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
     wall = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     lines = (done.stdout or done.stderr).splitlines()
-    print("\n".join(line for line in lines if not line.startswith("  - "))[:4000])
-    print(f"import {args.form}: {args.n:,} records in {len(files)} files: {wall:.1f} s wall, "
-          f"peak RSS {max(peak, before) / 1024:.0f} MB, exit status {done.returncode}")
+    print("\n".join(line[:300] for line in lines if not line.startswith("  - ")))
+    print(f"import {args.form}: {args.n:,} records in {len(files)} files: {wall:.1f} s wall, {cpu:.1f} s CPU, "
+          f"peak RSS {max(after.ru_maxrss, before.ru_maxrss) / 1024:.0f} MB, exit status {done.returncode}")
     if args.keep is None:
         shutil.rmtree(work, ignore_errors=True)
     return done.returncode

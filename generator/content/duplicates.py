@@ -27,7 +27,7 @@ repeats:
 
 from __future__ import annotations
 
-import functools
+import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -40,6 +40,7 @@ MIN_DUPLICATE_ABSTRACT_WORDS = 20  # shorter bodies ("TBD", "See the PDF.") may 
 # Markdown emphasis: a run of "*" before a word and the same run after one, in pairs.
 _EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
 _NOT_KEY = re.compile(r"[^\w+#*]+|_+")
+_ASCII_PUNCTUATION = str.maketrans({c: " " for c in map(chr, range(128)) if not (c.isalnum() or c in "+#*")})
 
 
 def _fold(text: str) -> str:
@@ -57,18 +58,25 @@ def title_key(title: str) -> str:
 
 def abstract_key(abstract: str) -> str:
     """The key under which two abstracts are the same; "" for a short one (see the module docstring)."""
-    words = _fold(abstract).split()
-    if len(words) < MIN_DUPLICATE_ABSTRACT_WORDS:
-        return ""
-    return " ".join(word for word in (_NOT_KEY.sub("", w) for w in words) if word)
+    return _abstract_key(_fold(abstract))
 
 
-_author_key = functools.lru_cache(maxsize=1 << 17)(author_key)  # names recur across papers
+def _abstract_key(folded: str) -> str:
+    folded = folded.translate(_ASCII_PUNCTUATION)  # most of it, fast; the regex does the rest
+    words = (folded if folded.isascii() else _NOT_KEY.sub(" ", folded)).split()
+    return " ".join(words) if len(words) >= MIN_DUPLICATE_ABSTRACT_WORDS else ""
+
+
+def _digest(text: str) -> bytes:
+    """A short stand-in for a long key (the check keeps one per paper: 100,000 abstracts)."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest() if text else b""
+
+
 
 
 def authors_key(authors: Sequence[str]) -> tuple[str, ...]:
     """The author list as page keys: spellings of one author page are one author."""
-    return tuple(_author_key(name) for name in authors)
+    return tuple(author_key(name) for name in authors)
 
 
 @dataclass(frozen=True)
@@ -89,17 +97,18 @@ class Repeat:
 class DuplicateCheck:
     """Papers seen so far, by title, abstract and authors (see the module docstring)."""
 
-    _exact: dict[tuple, tuple[str, str]] = field(default_factory=dict)  # (title, venue, authors) -> (label, body)
+    _exact: dict[tuple, tuple[str, bytes]] = field(default_factory=dict)  # (title, venue, authors) -> (label, body)
     _titles: dict[tuple, list[tuple[str, str]]] = field(default_factory=dict)  # (title, authors) -> [(venue, label)]
     _venue_titles: dict[tuple[str, str], str] = field(default_factory=dict)
-    _abstracts: dict[str, str] = field(default_factory=dict)
+    _abstracts: dict[bytes, str] = field(default_factory=dict)
 
     def check(self, label: str, title: str, venue: str, authors: Sequence[str], abstract: str) -> list[Repeat]:
         """What the paper ``label`` repeats (an exact repeat alone, or the suspected ones),
         and it is remembered: the first of several is never the one reported."""
         tkey, akey = title_key(title), authors_key(authors)
         exact = (tkey, venue, akey)
-        body = " ".join(_fold(abstract).split())
+        folded = _fold(abstract)
+        body = _digest(" ".join(folded.split()))
         found: list[Repeat] = []
         if exact in self._exact:
             other, other_body = self._exact[exact]
@@ -116,7 +125,7 @@ class DuplicateCheck:
         other = self._venue_titles.setdefault((tkey, venue), label)
         if other != label and not found:
             found.append(Repeat(False, "same title and venue, other authors", other))
-        key = abstract_key(abstract)
+        key = _digest(_abstract_key(folded))
         if key:
             other = self._abstracts.setdefault(key, label)
             if other != label and all(r.other != other for r in found):

@@ -15,7 +15,7 @@ import re
 
 SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "v", "2nd", "3rd", "phd", "ph.d.", "md", "m.d."})
 _AND = re.compile(r"\s+and\s+|\s*;\s*", re.IGNORECASE)
-_INITIALS = re.compile(r"^(?:[^\W\d_]\.?-?){1,3}$")  # "J.", "J.-P.", "JP"
+_INITIALS = re.compile(r"^(?:(?:[^\W\d_]\.-?)+|[^\W\d_]|[A-Z]{2,3})$")  # "J.", "J.-P.", "J", "JP"
 
 
 def _words(part: str) -> list[str]:

@@ -12,7 +12,6 @@ would be written is "unchanged"; a file that differs (someone edited it) is kept
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import stat
@@ -159,8 +158,8 @@ def clean_line(text: str) -> str:
 def add_author(names: list[str], name: str, where: str, warnings: list[str]) -> None:
     """Append ``name`` to ``names`` unless it is an author already listed (the same author
     page: same name but for accents, case or punctuation), which is a warning instead."""
-    key = _author_key(name)
-    same = next((n for n in names if _author_key(n) == key), None)
+    key = author_key(name)
+    same = next((n for n in names if author_key(n) == key), None)
     if same is None:
         names.append(name)
         return
@@ -168,8 +167,7 @@ def add_author(names: list[str], name: str, where: str, warnings: list[str]) -> 
     warnings.append(f"{where}: author {name!r} is {again}; listed once")
 
 
-# Authors recur across papers (and each is compared with a paper's other authors).
-_author_key = functools.lru_cache(maxsize=65536)(author_key)
+
 
 
 def paper_slug(title: str, fallback: str, used: set[str]) -> str:
@@ -272,6 +270,9 @@ def write_planned(actions: list[tuple[Path, bytes]], folders: Sequence[Path], pr
         for target, content in actions:
             write_atomic(target, content)
         return
+    if hasattr(os, "sync"):
+        _write_all_then_sync(actions)
+        return
     # Each file is still synced before it replaces its target, but on a busy disk one
     # fsync can wait milliseconds: several threads overlap the waits (10,000 files took
     # 20 s one after the other). The targets differ, so the result is the same.
@@ -281,6 +282,36 @@ def write_planned(actions: list[tuple[Path, bytes]], folders: Sequence[Path], pr
             future.result()  # the first failure, in input order, is raised
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _write_all_then_sync(actions: list[tuple[Path, bytes]]) -> None:
+    """Every file written to a temp file beside its target, one ``os.sync`` for all of them,
+    then each moved into place: as safe as a sync per file (no target is replaced before its
+    new bytes are on disk), without 100,000 waits for the disk. Temp files are removed if
+    anything fails before they are moved."""
+    temps: list[tuple[str, Path]] = []
+    folders: set[Path] = set()
+    try:
+        for target, content in actions:
+            if target.parent not in folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(target.parent)
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+            temps.append((tmp, target))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(content)
+            os.chmod(tmp, 0o644)
+        os.sync()
+        while temps:
+            tmp, target = temps[-1]
+            os.replace(tmp, target)
+            temps.pop()
+    finally:
+        for tmp, _ in temps:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
 
 
 def write_atomic(target: Path, content: bytes) -> None:

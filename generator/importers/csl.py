@@ -302,7 +302,7 @@ class _Item:
             if not isinstance(person, dict):
                 self.problem(field, f"expected a name object (family, given …), found {_kind(person)}")
                 continue
-            parts = {p: self.text(p, value=person.get(p), field=f"{field}.{p}")
+            parts = {p: self.text(p, value=person[p], field=f"{field}.{p}") if person.get(p) is not None else None
                      for p in ("literal", "given", "dropping-particle", "non-dropping-particle", "family", "suffix")}
             full = parts["literal"] or " ".join(p for k, p in parts.items() if k != "literal" and p)
             if full:

@@ -99,6 +99,10 @@ def _repair_one(raw: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
         parts = [name]
     names = []
     for part in parts:
+        undigited = _DIGITS.sub("", part)
+        if undigited != part and undigited.strip():
+            done.append(DIGITS)
+            part = undigited.strip(" ,")
         turned = given_first(part)
         if turned != part:
             done.append(ORDER)
@@ -129,7 +133,7 @@ class NameCleaner:
                 self.unrepaired.append(f"{where}: author {raw!r} looks like several names but cannot be split "
                                        f"safely; kept as it is — split it by hand")
             for name in cleaned:
-                key = _author_key(name)
+                key = author_key(name)
                 owner = self.owners.get(key)
                 key = f"person {owner.name}" if owner is not None else key
                 if key in keys:
@@ -153,5 +157,3 @@ class NameCleaner:
                 lines.append(f"  - … and {len(self.unrepaired) - UNREPAIRED_SHOWN:,} more")
         return lines
 
-
-_author_key = functools.lru_cache(maxsize=1 << 17)(author_key)
