@@ -319,12 +319,12 @@ def _yaml(data: dict[str, Any]) -> str:
 # ``_scalar`` writes those as PyYAML's ``analyze_scalar``/``choose_scalar_style`` do and
 # leaves every other value to the emitter (tests/importers/test_import_seeds.py compares).
 _ORDINARY = re.compile("[\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]+")
-_WIDTH = 95  # below the dump's width (100): no line of it is folded
+_WIDTH = 95  # below the dump's width (100): no line of it is folded (only a space is a place to fold)
 
 
 def _scalar(value: str, column: int) -> str | None:
     """``value`` as the emitter writes it at ``column``, or None when that is not a simple case."""
-    if (column + len(value) > _WIDTH or not _ORDINARY.fullmatch(value) or value[0] in "0123456789+-.~=<?:,[]{}#&*!|>'\"%@` "
+    if ((" " in value and column + len(value) > _WIDTH) or not _ORDINARY.fullmatch(value) or value[0] in "0123456789+-.~=<?:,[]{}#&*!|>'\"%@` "
             or value[-1] == " " or value in _NOT_PLAIN_VALUES):
         return None
     if ": " in value or " #" in value or value[-1] == ":":

@@ -22,6 +22,7 @@ The helpers for links that several formats meet (``arxiv_url``, ``doi_url``,
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,7 @@ from ..content.loader import MAX_FILE_BYTES, read_people, read_site_config, read
 from ..content.model import LINK_KINDS, PRESENTATIONS, Person, Tag, Venue
 from ..content.taxonomy import read_taxonomy
 from ..errors import ContentError, Problem, Problems
+from ..parallel import parallel_map
 from ..outputs.citations.bibtex import bibtex_keyword
 from ..text import plain_text
 from .common import (
@@ -213,10 +215,26 @@ class _Planned:
     title: str
     venue: str
     tags: tuple[str, ...]
-    content: bytes
+    content: bytes  # the file's bytes (b"" until made, and when the paper is refused)
     file: str
     key: str
     joined: list[Joined]
+    data: dict  # front matter, tags yet to suggest when it has none
+    abstract: str
+    plain_title: str
+    where: str
+
+
+def _finish(paper: _Planned, *, taxonomy: dict[str, Tag]) -> tuple[tuple[str, ...], bytes, list[Problem]]:
+    """(tags, file bytes or b"", problems) of a planned paper: the tags suggested when its
+    keywords named none, its file text, checked as the build checks it."""
+    data = paper.data
+    if not data["tags"] and taxonomy:
+        data = {**data, "tags": list(suggest_tags(paper.plain_title, plain_text(paper.abstract), taxonomy))}
+    problems = Problems()
+    if not _valid(data, paper.abstract, paper.slug, paper.where, problems):
+        return tuple(data["tags"]), b"", problems.items
+    return tuple(data["tags"]), paper_text(data, paper.abstract).encode("utf-8"), []
 
 
 # --------------------------------------------------------------------------- the import
@@ -361,10 +379,8 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
         authors = repairs.authors(record.authors, where)
         if repairs.duplicate(where, title, venue_id, authors, abstract):
             continue
-        plain_title, plain_abstract = plain_text(title), plain_text(abstract)
+        plain_title = plain_text(title)
         tags = tags_from_keywords(record.keywords, catalog.taxonomy) if record.keywords else ()
-        if not tags and catalog.taxonomy:
-            tags = suggest_tags(plain_title, plain_abstract, catalog.taxonomy)
         presentation = (record.presentation or "").strip().lower() or None
         if presentation is not None and presentation not in PRESENTATIONS:
             warnings.append(f"{where}: presentation {presentation!r} is not one of {', '.join(PRESENTATIONS)}; "
@@ -378,9 +394,16 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
             used_slugs.add(slug)
         data = paper_data(title=title, authors=authors, venue=venue_id, tags=tags, presentation=presentation,
                           links=links)
-        if _valid(data, abstract, slug, where, problems):
-            planned.append(_Planned(slug, title, venue_id, tags, paper_text(data, abstract).encode("utf-8"),
-                                    record.file, record.key, joined))
+        planned.append(_Planned(slug, title, venue_id, tags, b"", record.file, record.key, joined, data, abstract,
+                                plain_title, where))
+    # Tags, file text and its check: the costly part, per paper, on every core.
+    if catalog.taxonomy:
+        suggest_tags("", "", catalog.taxonomy)  # its phrase index made once, before the workers fork
+    finished = parallel_map(functools.partial(_finish, taxonomy=catalog.taxonomy), planned)
+    for paper, (tags, content, found) in zip(planned, finished):
+        paper.tags, paper.content = tags, content
+        problems.extend(found)
+    planned = [paper for paper in planned if paper.content]
     problems.raise_if_any()
 
     # Compare with what is on disk.

@@ -651,7 +651,8 @@ def test_paper_file_text_of_the_usual_titles_and_names():
 def test_paper_file_text_at_the_line_width():
     # Lines longer than the YAML width are folded at a space, by both emitters alike.
     for n in range(80, 102):
-        for text in ["a" * n + " b", "a " * (n // 2), "'" + "a" * n + " b", "Q: " + "a" * n, "a" * n, "a\t" * n]:
+        for text in ["a" * n + " b", "a " * (n // 2), "'" + "a" * n + " b", "Q: " + "a" * n, "a" * n, "a\t" * n,
+                     "https://proceedings.neurips.cc/paper/" + "a" * (2 * n), "Q:" + "a" * 2 * n + " b"]:
             data = {"title": text, "authors": [text], "venue": "v", "tags": ["t"], "links": {"pdf": text}}
             assert paper_file_text(title=text, authors=[text], venue="v", tags=["t"], abstract="x",
                                    links=[("pdf", text)]) == pure_dump(data, "x")
