@@ -329,9 +329,26 @@ def import_files(files: Sequence[Path], content_dir: Path, form: Format,
         problems.add(form.command, f"no {form.inputs} files given")
         problems.raise_if_any()
     records: list[Record] = []
-    for path in files:
-        records.extend(read(Path(path), problems, report))
+    # Each file is read on its own (on every core when there are many): its records, problems,
+    # warnings and skipped records are put together in the order of the files.
+    for found, file_problems, warnings, skipped in parallel_map(functools.partial(_read_file, read=read, form=form),
+                                                                [Path(path) for path in files],
+                                                                minimum_items=READ_IN_PARALLEL):
+        records.extend(found)
+        problems.extend(file_problems)
+        report.warnings.extend(warnings)
+        report.skipped.extend(skipped)
     return import_records(records, content_dir, report, problems, form, venue=venue, force=force)
+
+
+READ_IN_PARALLEL = 16  # input files from which they are read on every core
+
+
+def _read_file(path: Path, *, read: Callable[[Path, Problems, RecordsReport], list[Record]],
+               form: Format) -> tuple[list[Record], list[Problem], list[str], list[str]]:
+    """(records, problems, warnings, skipped records) of one input file."""
+    problems, report = Problems(), form.new_report(1)
+    return read(path, problems, report), problems.items, report.warnings, report.skipped
 
 
 def import_records(records: Sequence[Record], content_dir: Path, report: RecordsReport, problems: Problems,
