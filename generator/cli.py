@@ -169,7 +169,10 @@ def check(content: Path, base_url: str | None) -> None:
         catalog = load_catalog(content, base_url=base_url)
     except ContentError as exc:
         _fail(str(exc))
-    click.echo(f"OK: {len(catalog.papers)} papers, {len(catalog.venues)} venues, {len(catalog.tags)} tags.")
+    click.echo(f"OK: {len(catalog.papers)} papers, {len(catalog.venues)} venues, {len(catalog.tags)} tags"
+               + (f"; {len(catalog.warnings):,} warnings." if catalog.warnings else "."))
+    for warning in catalog.warnings:  # every one: the build shows only the first few
+        click.echo(click.style("Warning: ", fg="yellow", bold=True) + warning, err=True)
 
 
 @main.group("import")

@@ -35,6 +35,16 @@ from .write.writer import Unkept, atomic_folder, atomic_output
 
 STATIC = "static"  # the site's folder of static files: nothing else is written below it
 PAGES_PER_TASK = 400  # pages a worker renders per task: small enough to balance two cores
+SHOWN_CONTENT_WARNINGS = 20  # a build lists this many of the loader's warnings; `papershelf check` all
+
+
+def content_warnings(catalog: Catalog) -> list[str]:
+    """The loader's warnings as a build shows them: the first ``SHOWN_CONTENT_WARNINGS``, then a count."""
+    shown = list(catalog.warnings[:SHOWN_CONTENT_WARNINGS])
+    more = len(catalog.warnings) - len(shown)
+    if more:
+        shown.append(f"… and {more:,} more warnings about the content: `papershelf check` lists them all")
+    return shown
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,7 @@ def prepare(options: BuildOptions, report: BuildReport, lap: Callable[[str], Non
         if cache is not None:  # what was computed is right whether or not the content was
             cache.save()
     with jobs_chosen(options.jobs):
+        report.warnings.extend(content_warnings(catalog))
         report.warnings.extend(site.warnings)  # texts shown as plain text: a bug to report, not hide
         lap("derive")
         citations = CitationIndex(site)
@@ -84,6 +95,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
     no template shapes, are kept as they are."""
     if reuse is not None and reuse.inputs == inputs.content:
         derived = reuse
+        report.warnings.extend(content_warnings(derived.catalog))
         report.warnings.extend(derived.site.warnings)  # said again, as a build that derived would
         report.notes.extend(export_notes(derived.citations))
         lap("reuse")

@@ -89,6 +89,8 @@ def test_the_wheel_holds_every_module_the_theme_lunr_and_the_starter(wheel):
     assert archive.read("generator/vendor/lunr.min.js") == LUNR_JS.read_bytes()
     starter = files_below(REPO / "generator" / "starter")
     assert starter and all(archive.read(f"generator/starter/{rel}") == data for rel, data in starter.items())
+    tables = sorted((REPO / "generator" / "content").glob("*.toml"))  # hosts.toml, series.toml: read at run time
+    assert tables and all(archive.read(f"generator/content/{t.name}") == t.read_bytes() for t in tables)
 
 
 def test_the_vendored_lunr_js_is_npm_lunr_2_3_9_byte_for_byte():

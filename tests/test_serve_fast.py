@@ -158,8 +158,9 @@ def test_a_broken_edit_keeps_the_last_good_page_and_a_fix_recovers(preview, tmp_
     assert preview.took_fast == [False]
     assert "invalid YAML" in capsys.readouterr().err
     assert preview.page("a-paper-on-graphs") == before and preview.reloads == 0
-    # A paper that fails a check across the catalog (the title of another paper) is no better.
-    path = content.add_paper("a-paper-on-graphs", title="Fast Convergence of Gradient Descent")
+    # A paper that fails a check across the catalog (an exact duplicate of another paper) is no better.
+    path = content.add_paper("a-paper-on-graphs", title="Fast Convergence of Gradient Descent", authors=("Alan Turing",),
+                             body="Gradient descent converges at rate $O(1/t)$.")
     preview.edit(path)
     preview.settle()
     assert preview.took_fast == [False, False]
@@ -234,7 +235,8 @@ def test_fast_pages_are_put_back_when_the_rebuild_fails_unexplained(preview, gat
     check is switched off), the failed rebuild puts the last good site back, exactly."""
     last_good = files_of(preview.options.output)
     monkeypatch.setattr(FastPath, "_duplicates", lambda self, views, current, snap: set())
-    path = preview.content.add_paper("a-paper-on-graphs", title="Fast Convergence of Gradient Descent")
+    path = preview.content.add_paper("a-paper-on-graphs", title="Fast Convergence of Gradient Descent",
+                                     authors=("Alan Turing",), body="Gradient descent converges at rate $O(1/t)$.")
     preview.edit(path)
     assert preview.took_fast == [True]
     assert "Fast Convergence of Gradient Descent" in preview.page("a-paper-on-graphs")

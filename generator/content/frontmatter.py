@@ -20,6 +20,7 @@ messages are clearer. ``tests/test_properties.py`` checks that both give the sam
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -282,8 +283,105 @@ class _Dumper(yaml.SafeDumper):
         return True
 
 
+_DUMPERS: list[type] = [_Dumper]
+if getattr(yaml, "__with_libyaml__", False):  # libyaml's emitter: the same text, many times faster
+
+    class _FastDumper(yaml.CSafeDumper):  # type: ignore[name-defined, misc]
+        def ignore_aliases(self, data: Any) -> bool:
+            return True
+
+    _DUMPERS.insert(0, _FastDumper)
+
+# Characters both emitters write alike. Outside them (NEL, U+2028/9, tabs and other controls,
+# characters beyond the BMP, a BOM) libyaml quotes or folds differently: the pure-Python
+# emitter writes those, so the same data is always the same bytes (a re-import finds its files
+# unchanged). tests/test_properties.py compares the two.
+_SAME_IN_BOTH = re.compile("[\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]*")
+
+
+def _plain_enough(value: Any) -> bool:
+    if isinstance(value, str):
+        return _SAME_IN_BOTH.fullmatch(value) is not None
+    if isinstance(value, (list, tuple)):
+        return all(map(_plain_enough, value))
+    if isinstance(value, dict):
+        return all(_plain_enough(k) and _plain_enough(v) for k, v in value.items())
+    return True
+
+
+def _yaml(data: dict[str, Any]) -> str:
+    dumper = _DUMPERS[0] if _plain_enough(data) else _Dumper
+    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+# Most values (names, titles, URLs) are one short line of ordinary characters, which the
+# emitter writes plain, or in single quotes where plain would read otherwise (": ", " #"):
+# ``_scalar`` writes those as PyYAML's ``analyze_scalar``/``choose_scalar_style`` do and
+# leaves every other value to the emitter (tests/importers/test_import_seeds.py compares).
+_ORDINARY = re.compile("[\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]+")
+_WIDTH = 95  # below the dump's width (100): no line of it is folded (only a space is a place to fold)
+
+
+def _scalar(value: str, column: int) -> str | None:
+    """``value`` as the emitter writes it at ``column``, or None when that is not a simple case."""
+    if ((" " in value and column + len(value) > _WIDTH) or not _ORDINARY.fullmatch(value) or value[0] in "0123456789+-.~=<?:,[]{}#&*!|>'\"%@` "
+            or value[-1] == " " or value in _NOT_PLAIN_VALUES):
+        return None
+    if ": " in value or " #" in value or value[-1] == ":":
+        return "'" + value.replace("'", "''") + "'"
+    return value
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _item(key: str, value: str) -> str:
+    """One item of the block list ``key``, as the emitter writes it there ("- value\n")."""
+    text = _scalar(value, 2)
+    return f"- {text}\n" if text is not None else _yaml({key: [value]})[len(key) + 2:]
+
+
+@functools.lru_cache(maxsize=4096)
+def _pair(key: str, value: str | bool | int) -> str:
+    return _yaml({key: value})
+
+
+def _value(key: str, value: Any) -> str:
+    """``_yaml({key: value})`` (see ``_front_matter``)."""
+    if type(value) is str:
+        text = _scalar(value, len(key) + 2)
+        if text is not None:
+            return f"{key}: {text}\n"
+        return _pair(key, value) if len(value) <= 60 else _yaml({key: value})
+    if type(value) is list and value and all(type(v) is str for v in value):
+        return f"{key}:\n" + "".join(_item(key, v) for v in value)
+    if type(value) in (bool, int):
+        return _pair(key, value)
+    if type(value) is dict and value and all(type(k) is str and _SIMPLE_KEY.fullmatch(k) and k not in _NOT_PLAIN_VALUES
+                                             and type(v) is str for k, v in value.items()):
+        lines = [f"  {k}: {_scalar(v, len(k) + 4)}\n" for k, v in value.items()]
+        if not any(line.endswith(": None\n") for line in lines):
+            return f"{key}:\n" + "".join(lines)
+    return _yaml({key: value})
+
+
+_SIMPLE_KEY = re.compile(r"[a-z][a-z_]*")
+
+
+def _front_matter(data: dict[str, Any]) -> str:
+    """``_yaml(data)``, made faster for importers' many files: in block style each top-level key,
+    and each item of a list, is written the same whatever surrounds it, so the text is one piece
+    per key, each item of a list written once for all papers (authors, tags recur)."""
+    if not all(type(key) is str and _SIMPLE_KEY.fullmatch(key) and key not in _NOT_PLAIN_VALUES for key in data):
+        return _yaml(data)
+    return "".join(_value(key, value) for key, value in data.items())
+
+
+# Values YAML 1.1 reads as true/false or null when written plain.
+_NOT_PLAIN_VALUES = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null "
+                              "NULL".split())
+
+
 def dump(data: dict[str, Any], body: str) -> str:
     """Write front matter + body in the form ``parse`` reads (used by importers)."""
-    yaml_text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    yaml_text = _front_matter(data) if data else _yaml(data)
     body = body.rstrip("\n")
     return f"{FENCE}\n{yaml_text}{FENCE}\n\n{body}\n" if body else f"{FENCE}\n{yaml_text}{FENCE}\n"

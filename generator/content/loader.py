@@ -26,22 +26,24 @@ import os
 import re
 import stat
 import tomllib
-import unicodedata
 from pathlib import Path
 from typing import Any, Iterator
 
-from . import schema
+from . import debris, schema
 from ..errors import ContentError, Problem, Problems
 from .frontmatter import FrontMatter, FrontMatterError, parse
 from .model import Catalog, Link, Paper, Person, SiteConfig, Tag, Venue
 from ..cache import cached_map
 from ..parallel import parallel_map
+from .names import looks_like_list
+from .duplicates import DuplicateCheck, abstract_key, title_key  # noqa: F401 (the keys: also the loader's API)
 from .slugs import RESERVED, is_valid_slug
 from .people import FILE, parse_people, same_person_twice, spelling_owners
 from .taxonomy import parse_taxonomy
 
+# Venue ids that would collide with a page of the site: the all-papers list's papers/page/<n>/.
+RESERVED_VENUE_IDS = frozenset({"page"})
 MAX_FILE_BYTES = 1_000_000  # an abstract is about 2 kB; this bounds memory and rendering time
-MIN_DUPLICATE_ABSTRACT_WORDS = 20  # shorter bodies ("TBD", "See the PDF.") may repeat
 
 
 def load_catalog(content_dir: Path, *, base_url: str | None = None) -> Catalog:
@@ -72,13 +74,14 @@ def load_catalog(content_dir: Path, *, base_url: str | None = None) -> Catalog:
     venues = read_venues(content_dir / "venues", problems, root=root, broken=broken_venues)
     # When tags.toml itself is broken, every tag would look unknown, and a paper of a broken
     # venue file would have an unknown venue: report only the errors of those files.
+    warnings: list[str] = []
     papers = read_papers(content_dir / "papers", problems, venues=venues, tags=tags, check_refs=taxonomy_ok,
-                         root=root, broken_venues=broken_venues, people=people)
+                         root=root, broken_venues=broken_venues, people=people, warnings=warnings)
     problems.raise_if_any()
     assert site is not None
     ordered_venues = dict(sorted(venues.items(), key=lambda kv: (-kv[1].year, kv[1].name.lower(), kv[0])))
     return Catalog(site=site, venues=ordered_venues, tags=tags, papers=tuple(sorted(papers, key=lambda p: p.slug)),
-                   people=people)
+                   people=people, warnings=tuple(warnings))
 
 
 def read_people(path: Path, problems: Problems, *, root: Path) -> tuple[Person, ...]:
@@ -127,6 +130,11 @@ def read_venues(folder: Path, problems: Problems, *, root: Path | None = None,
         return venues
     for path, label, fm in _read_markdown_folder(folder, "venues", problems, root, failed=broken):
         vid = path.stem
+        if vid in RESERVED_VENUE_IDS:
+            problems.add(label, f"{vid!r} cannot be a venue id: papers/{vid}/ is taken by the pages of the list "
+                                "of all papers; rename the file (and the papers' venue)")
+            broken.add(vid)
+            continue
         clean, ok = schema.check_fields(fm.data, schema.VENUE_FIELDS, file=label, line_of=fm.line_of,
                                         problems=problems)
         if "name" in clean:
@@ -153,11 +161,14 @@ def read_papers(
     root: Path | None = None,
     broken_venues: set[str] = frozenset(),
     people: tuple[Person, ...] = (),
+    warnings: list[str] | None = None,
 ) -> list[Paper]:
+    """The valid papers of ``folder``; problems go to ``problems``, and what the build only
+    warns about (suspected duplicates: ``duplicates``) to ``warnings``."""
     papers: list[Paper] = []
     owners = spelling_owners(people)
-    seen_titles: dict[tuple[str, str], str] = {}
-    seen_abstracts: dict[str, str] = {}
+    duplicates = DuplicateCheck()
+    warnings = [] if warnings is None else warnings
     root = root or folder.parent.resolve()
     if not _check_folder(folder, "papers", problems, root, "every catalog needs content/papers/"):
         return papers
@@ -181,47 +192,31 @@ def read_papers(
         if twice:
             problems.add(label, twice, line=fm.line_of("authors"), field="authors")
             ok = False
-        if "title" in clean:
-            key = (clean.get("venue"), title_key(clean["title"]))
-            if key in seen_titles:
-                problems.add(label, f"the same paper (same title and venue) is already in {seen_titles[key]}",
-                             line=fm.line_of("title"), field="title")
-                ok = False
-            seen_titles.setdefault(key, label)
         abstract = fm.body.strip()
-        same = abstract_key(abstract)
-        if same:
-            if same in seen_abstracts:
-                problems.add(label, f"the same abstract is already in {seen_abstracts[same]}; "
-                                    "is this the same paper twice?", line=fm.body_line, field="abstract")
-                ok = False
-            seen_abstracts.setdefault(same, label)
+        if debris.MARK in abstract or debris.MARK in clean.get("title", ""):
+            # Text from a PDF: the pages never show "(cid:"; the file is the curator's to fix.
+            abstract, in_abstract = debris.repair(abstract)
+            in_title = in_abstract - in_abstract
+            if "title" in clean:
+                clean["title"], in_title = debris.repair(clean["title"])
+            warnings.append(f"{label}: PDF debris (cid:…) in the title or abstract, repaired on the pages "
+                            f"({debris.describe(in_abstract + in_title)}); fix the file")
+        for name in clean.get("authors", ()):
+            if looks_like_list(name):
+                warnings.append(f"{label}: author {name!r} looks like several names; give each its own item "
+                                "of authors")
+        if "title" in clean and "venue" in clean:
+            for repeat in duplicates.check(label, clean["title"], clean["venue"], clean.get("authors", ()), abstract):
+                if repeat.exact:
+                    problems.add(label, repeat.message(), line=fm.line_of("title"), field="title")
+                    ok = False
+                else:
+                    warnings.append(f"{label}: {repeat.message()}")
         if not ok:
             continue
         clean["links"] = tuple(Link(kind, url) for kind, url in clean["links"])
         papers.append(Paper(slug=path.stem, abstract=abstract, source=label, **clean))
     return papers
-
-
-def title_key(title: str) -> str:
-    """Titles that differ only in case, accents, punctuation, spacing or math delimiters match
-    (the duplicate check, and the importers' match with papers already in the catalog).
-    "+", "#" and "*" count: "C++ for ML" is not "C for ML", nor "A* Search" "A Search"."""
-    title = _EMPHASIS.sub(r"\2", title)  # "*Deep* Learning" is "Deep Learning"
-    folded = unicodedata.normalize("NFKD", title).casefold()
-    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    return re.sub(r"[^\w+#*]+|_+", "", folded) or " ".join(folded.split())
-
-
-# Markdown emphasis: a run of "*" before a word and the same run after one, in pairs.
-_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
-
-
-def abstract_key(abstract: str) -> str:
-    """Abstracts that differ only in case and spacing match (the duplicate check; also the
-    serve fast path's). "" for a short one ("TBD", "See the PDF."), which may repeat."""
-    words = abstract.casefold().split()
-    return " ".join(words) if len(words) >= MIN_DUPLICATE_ABSTRACT_WORDS else ""
 
 
 def _is_leftover(name: str) -> bool:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from .hosts import host_name
+
 PRESENTATIONS = ("oral", "spotlight", "poster")
 LINK_KINDS = ("pdf", "openreview", "arxiv", "code", "project", "venue_page")
 LINK_LABELS = {
@@ -61,6 +63,10 @@ class Link:
 
     @property
     def label(self) -> str:
+        """What the link says: its kind's label; a landing page is named by its host when
+        the host is known ("PMLR", "IEEE Xplore": ``hosts.toml``)."""
+        if self.kind == "venue_page":
+            return host_name(self.url) or LINK_LABELS[self.kind]
         return LINK_LABELS[self.kind]
 
 
@@ -102,6 +108,7 @@ class Catalog:
     tags: Mapping[str, Tag]  # id -> tag, in taxonomy order
     papers: tuple[Paper, ...]  # sorted by slug
     people: tuple[Person, ...] = ()  # authors.toml, in file order
+    warnings: tuple[str, ...] = ()  # what the loader found suspect but builds (suspected duplicates, …)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "venues", MappingProxyType(dict(self.venues)))

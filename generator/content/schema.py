@@ -8,6 +8,7 @@ problem (file, line, field) instead of stopping at the first.
 from __future__ import annotations
 
 import datetime
+import functools
 import ipaddress
 import re
 from dataclasses import dataclass
@@ -164,7 +165,11 @@ def http_url(value: Any) -> str:
     """An absolute http(s) URL that is safe and valid in an ``href``."""
     if not isinstance(value, str):
         raise Invalid(f"expected an http(s) URL, {_found(value)}")
-    value = value.strip()
+    return _checked_url(value.strip())
+
+
+@functools.lru_cache(maxsize=4096)  # an importer checks each link as it reads it and as it writes it
+def _checked_url(value: str) -> str:
     try:
         parts = urlsplit(value)
         parts.port  # noqa: B018 - raises ValueError for a port that is not a number in range

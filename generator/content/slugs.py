@@ -7,6 +7,7 @@ by construction, so no id from content can write outside the output folder.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -57,6 +58,7 @@ def slugify(text: str, max_length: int = MAX_LENGTH, *, avoid_reserved: bool = T
     return slug
 
 
+@functools.lru_cache(maxsize=1 << 17)  # names recur across papers, and each is keyed by every stage
 def author_key(name: str) -> str:
     """Identity of an author across papers, and their page's slug: the slug of the name.
 

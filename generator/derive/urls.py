@@ -27,8 +27,8 @@ feeds, sitemaps and metadata need those.
 ``robots.txt``                       past 50,000 URLs), robots.txt
 ===================================  ==============================================
 
-Links to other sites are made here too: a paper's PDF derived from its arXiv or OpenReview
-link (``pdf_url``), a title search for a paper without one (``scholar_search``), a person's
+Links to other sites are made here too: a paper's PDF derived from its landing page (by the host table,
+``content.hosts``), OpenReview or arXiv link (``pdf_url``), a title search for a paper without one (``scholar_search``), a person's
 ORCID record (``orcid_record``).
 
 The derived views (``derive.views``: ``PaperView.url``, ``VenueRef.url``, ``TagRef.url``,
@@ -37,11 +37,11 @@ The derived views (``derive.views``: ``PaperView.url``, ``VenueRef.url``, ``TagR
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Mapping
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import quote, urlsplit
 
+from ..content.hosts import host_name, pdf_of
 from ..content.model import SiteConfig
 
 # ---------------------------------------------------------------------------------------
@@ -147,28 +147,24 @@ def sitemap_part(number: int) -> str:
 # Other sites: a paper's PDF, a title search, a person's ORCID record
 # ---------------------------------------------------------------------------------------
 
-ARXIV_PDF = "https://arxiv.org/pdf/{id}"
-OPENREVIEW_PDF = "https://openreview.net/pdf?id={id}"
 # A title search where a paper has no PDF link; {query} is percent-encoded as JavaScript's
 # encodeURIComponent does (static/js/paper-item.js fills the same pattern in the page).
 SCHOLAR_SEARCH = "https://scholar.google.com/scholar?q={query}"
 SCHOLAR_NAME = "Google Scholar"  # what the links to SCHOLAR_SEARCH say
 ORCID_RECORD = "https://orcid.org/{id}"
 
-_ARXIV_HOSTS = ("arxiv.org", "www.arxiv.org", "export.arxiv.org")
-_ARXIV_PATH = re.compile(r"^/(?:abs|pdf)/(?P<id>(?:\d{4}\.\d{4,5}|[a-z][a-z.-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)"
-                         r"(?:\.pdf)?/?$")
-_OPENREVIEW_HOSTS = ("openreview.net", "www.openreview.net")
-_OPENREVIEW_ID = re.compile(r"^[A-Za-z0-9_-]+$")
+PDF_FROM = ("venue_page", "openreview", "arxiv")  # the links a PDF is derived from, in order
 
 
 def pdf_url(links: Mapping[str, str]) -> str | None:
     """A paper's PDF, from its links (kind -> URL): the ``pdf`` link as written, else the PDF
-    of its OpenReview forum (the version the venue published), else of its arXiv abstract."""
+    its landing page gives by its host's rule (``content.hosts``: PMLR, CVF, ACL Anthology …),
+    else that of its OpenReview forum (the version the venue published), else of its arXiv
+    abstract."""
     if links.get("pdf"):
         return links["pdf"]
-    for kind, make in (("openreview", openreview_pdf), ("arxiv", arxiv_pdf)):
-        found = make(links[kind]) if links.get(kind) else None
+    for kind in PDF_FROM:
+        found = pdf_of(links[kind]) if links.get(kind) else None
         if found:
             return found
     return None
@@ -177,18 +173,12 @@ def pdf_url(links: Mapping[str, str]) -> str | None:
 def arxiv_pdf(url: str) -> str | None:
     """``https://arxiv.org/abs/2305.18436v2`` -> ``https://arxiv.org/pdf/2305.18436v2``; None
     for any other URL (an arXiv listing, another site)."""
-    parts = urlsplit(url)
-    match = _ARXIV_PATH.match(parts.path) if (parts.hostname or "") in _ARXIV_HOSTS else None
-    return ARXIV_PDF.format(id=match.group("id")) if match else None
+    return pdf_of(url) if host_name(url) == "arXiv" else None
 
 
 def openreview_pdf(url: str) -> str | None:
     """``https://openreview.net/forum?id=X`` (or ``/pdf?id=X``) -> ``https://openreview.net/pdf?id=X``."""
-    parts = urlsplit(url)
-    if (parts.hostname or "") not in _OPENREVIEW_HOSTS or parts.path.rstrip("/") not in ("/forum", "/pdf"):
-        return None
-    ids = parse_qs(parts.query).get("id", [])
-    return OPENREVIEW_PDF.format(id=ids[0]) if len(ids) == 1 and _OPENREVIEW_ID.match(ids[0]) else None
+    return pdf_of(url) if host_name(url) == "OpenReview" else None
 
 
 def scholar_search(title: str) -> str:

@@ -60,6 +60,7 @@ BIBTEX = Format("BibTeX")
 
 def _authors(entry: Entry, where: str, warnings: list[str]) -> list[str]:
     value = entry.decoded.get("author")
+    written = [n for n in re.split(r"\s+and\s+", entry.raw.get("author", "")) if n.strip()]
     if isinstance(value, list):
         raw_names = []
         for parts in value:
@@ -67,10 +68,13 @@ def _authors(entry: Entry, where: str, warnings: list[str]) -> list[str]:
                 continue
             merged = getattr(parts, "merge_first_name_first", None)
             raw_names.append(merged if isinstance(merged, str) else str(parts))
-    elif "author" in entry.raw:
-        raw_names = [n for n in re.split(r"\s+and\s+", entry.raw["author"]) if n.strip()]
+        if len(raw_names) == len(written):
+            # A name with commas as written ("Doe1,2", a glued "A B, C D, E F", "Last, First")
+            # goes to the name cleaning as it is (names.NameCleaner reads "Last, First" as BibTeX
+            # does): BibTeX's name parts would make "2 Doe1" and "E F A B, C D" of the others.
+            raw_names = [raw if "," in raw else merged for raw, merged in zip(written, raw_names)]
     else:
-        raw_names = []
+        raw_names = written
     names: list[str] = []
     for raw_name in raw_names:
         name = clean_line(raw_name.replace("{", "").replace("}", "").replace("~", " "))
@@ -160,4 +164,5 @@ def import_bibtex(
                                   + (f" (crossref of {', '.join(map(repr, used_by))})" if used_by else ""))
             continue
         records.append(_record(entry, report.warnings))
+    del entries, parents  # the parsed fields: not needed once they are records (a 100k archive's worth)
     return import_records(records, content_dir, report, problems, BIBTEX, venue=venue, force=force)

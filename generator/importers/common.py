@@ -12,7 +12,6 @@ would be written is "unchanged"; a file that differs (someone edited it) is kept
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import stat
@@ -25,6 +24,7 @@ from typing import Any, Iterator, Sequence
 
 from ..content import frontmatter
 from ..content.loader import MAX_FILE_BYTES
+from ..content.series import table as series_table
 from ..content.slugs import MAX_LENGTH, author_key, slugify
 from ..errors import Problems
 
@@ -34,34 +34,11 @@ UNCHANGED = "unchanged"
 KEPT_EDITED = "kept-edited"
 STATUSES = (CREATED, UPDATED, UNCHANGED, KEPT_EDITED)
 
-# Short name (lower-case) -> (canonical short name, full name, URL template or None).
+# Acronym (lower case) -> (the series' short name, full name, URL template or None): the known
+# conference series (content/series.toml), as the seed and arXiv importers look them up.
 KNOWN_VENUES: dict[str, tuple[str, str, str | None]] = {
-    "iclr": ("ICLR", "International Conference on Learning Representations", "https://iclr.cc/Conferences/{year}"),
-    "icml": ("ICML", "International Conference on Machine Learning", "https://icml.cc/Conferences/{year}"),
-    "neurips": ("NeurIPS", "Conference on Neural Information Processing Systems",
-                "https://neurips.cc/Conferences/{year}"),
-    "nips": ("NeurIPS", "Conference on Neural Information Processing Systems",
-             "https://neurips.cc/Conferences/{year}"),
-    "cvpr": ("CVPR", "IEEE/CVF Conference on Computer Vision and Pattern Recognition",
-             "https://cvpr.thecvf.com/Conferences/{year}"),
-    "iccv": ("ICCV", "IEEE/CVF International Conference on Computer Vision", None),
-    "eccv": ("ECCV", "European Conference on Computer Vision", None),
-    "acl": ("ACL", "Annual Meeting of the Association for Computational Linguistics", "https://{year}.aclweb.org"),
-    "emnlp": ("EMNLP", "Conference on Empirical Methods in Natural Language Processing", "https://{year}.emnlp.org"),
-    "naacl": ("NAACL", "Annual Conference of the North American Chapter of the Association for Computational "
-                       "Linguistics", None),
-    "aaai": ("AAAI", "AAAI Conference on Artificial Intelligence", None),
-    "ijcai": ("IJCAI", "International Joint Conference on Artificial Intelligence", None),
-    "colt": ("COLT", "Conference on Learning Theory", "https://learningtheory.org/colt{year}/"),
-    "aistats": ("AISTATS", "International Conference on Artificial Intelligence and Statistics",
-                "https://aistats.org/aistats{year}/"),
-    "uai": ("UAI", "Conference on Uncertainty in Artificial Intelligence", "https://www.auai.org/uai{year}/"),
-    "kdd": ("KDD", "ACM SIGKDD Conference on Knowledge Discovery and Data Mining", "https://kdd.org/kdd{year}/"),
-    "corl": ("CoRL", "Conference on Robot Learning", None),
-    "www": ("WWW", "ACM Web Conference", None),
-    "sigir": ("SIGIR", "ACM SIGIR Conference on Research and Development in Information Retrieval", None),
-    "interspeech": ("Interspeech", "Interspeech Conference", None),
-}
+    acronym.lower(): (series.short, series.full_name, series.url)
+    for series in series_table().values() for acronym in series.acronyms}
 
 
 # --------------------------------------------------------------------------- report
@@ -181,8 +158,8 @@ def clean_line(text: str) -> str:
 def add_author(names: list[str], name: str, where: str, warnings: list[str]) -> None:
     """Append ``name`` to ``names`` unless it is an author already listed (the same author
     page: same name but for accents, case or punctuation), which is a warning instead."""
-    key = _author_key(name)
-    same = next((n for n in names if _author_key(n) == key), None)
+    key = author_key(name)
+    same = next((n for n in names if author_key(n) == key), None)
     if same is None:
         names.append(name)
         return
@@ -190,8 +167,7 @@ def add_author(names: list[str], name: str, where: str, warnings: list[str]) -> 
     warnings.append(f"{where}: author {name!r} is {again}; listed once")
 
 
-# Authors recur across papers (and each is compared with a paper's other authors).
-_author_key = functools.lru_cache(maxsize=65536)(author_key)
+
 
 
 def paper_slug(title: str, fallback: str, used: set[str]) -> str:
@@ -223,26 +199,9 @@ def venue_file_text(name: str, full_name: str, year: int, url: str | None, locat
     return frontmatter.dump(data, description)
 
 
-def paper_file_text(
-    *,
-    title: str,
-    authors: Sequence[str],
-    venue: str,
-    tags: Sequence[str],
-    abstract: str,
-    presentation: str | None = None,
-    links: Sequence[tuple[str, str]] = (),
-    provisional: bool = False,
-) -> str:
-    """``frontmatter.dump`` of the paper's front matter and abstract (see ``_assembled``)."""
-    data = _paper_data(title, authors, venue, tags, presentation, links, provisional)
-    if not _assembly_matches() or not _all_text(data):
-        return frontmatter.dump(data, abstract)
-    return _assembled(data, abstract)
-
-
-def _paper_data(title: str, authors: Sequence[str], venue: str, tags: Sequence[str], presentation: str | None,
-                links: Sequence[tuple[str, str]], provisional: bool) -> dict[str, Any]:
+def paper_data(*, title: str, authors: Sequence[str], venue: str, tags: Sequence[str], presentation: str | None = None,
+               links: Sequence[tuple[str, str]] = (), provisional: bool = False) -> dict[str, Any]:
+    """A paper file's front matter, in the order of the content format."""
     data: dict[str, Any] = {"title": title, "authors": list(authors), "venue": venue, "tags": list(tags)}
     if presentation:
         data["presentation"] = presentation
@@ -253,127 +212,14 @@ def _paper_data(title: str, authors: Sequence[str], venue: str, tags: Sequence[s
     return data
 
 
-def _all_text(data: dict[str, Any]) -> bool:
-    values = [data["title"], data["venue"], data.get("presentation", ""), *data["authors"], *data["tags"],
-              *data.get("links", {}).keys(), *data.get("links", {}).values()]
-    return all(type(value) is str for value in values)
+def paper_text(data: dict[str, Any], abstract: str) -> str:
+    """A paper file: ``paper_data``'s front matter, then the abstract (``frontmatter.dump``)."""
+    return frontmatter.dump(data, abstract)
 
 
-# --------------------------------------------------------------------------- front matter, fast
-#
-# ``frontmatter.dump`` (PyYAML's pure-Python emitter) was the largest cost of a large import
-# after tag suggestion. ``_assembled`` writes the same text faster:
-#
-# * In block style each top-level key, and each item of a block list, is written the same
-#   way whatever comes before it: the text is the concatenation of one dump per key (and
-#   per list item), between the fences.
-# * Most values are simple one-line strings, which the emitter writes plain or, when plain
-#   would be misread (``": "``, a leading indicator, ``yes``), in single quotes; ``_scalar``
-#   writes those itself, following PyYAML's ``analyze_scalar``/``choose_scalar_style``, and
-#   leaves everything else (numbers, lines long enough to be folded, unusual characters) to
-#   the emitter. Items shared by many papers (authors, tags, venue) are kept once made.
-#
-# ``_assembly_matches`` compares the two on sample papers once per process and falls back to
-# ``frontmatter.dump`` should they ever differ (another PyYAML, other dump settings).
-
-_WIDTH = 100  # frontmatter.dump's line width: longer lines are folded at a space
-_NOT_PLAIN_WORDS = frozenset(  # words YAML reads as yes/no or null when plain
-    "yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL".split())
-_LINK_KIND = re.compile(r"[a-z][a-z_]*")
-
-
-def _scalar(value: str, column: int) -> str | None:
-    """``value`` as the YAML emitter writes a block value starting at ``column``, or None
-    when that is not a simple case (which the emitter is left to write)."""
-    if not value or not value.isprintable() or value[0] in "0123456789+-.<=~":  # numbers, dates: emitter
-        return None
-    plain = (  # what analyze_scalar allows as a plain block scalar, and read back as the same text
-        value[0] not in "#,[]{}&*!|>'\"%@` "  # an indicator or a space first
-        and not (value[0] in "?:" and value[1:2] in ("", " "))
-        and value[-1] not in " :"
-        and ": " not in value
-        and " #" not in value
-        and value not in _NOT_PLAIN_WORDS
-    )
-    text = value if plain else "'" + value.replace("'", "''") + "'"
-    if " " in value and column + len(text) > _WIDTH:  # might be folded over lines
-        return None
-    return text
-
-
-def _yaml_text(data: dict[str, Any]) -> str:
-    """The YAML ``frontmatter.dump`` writes between its fences for ``data``."""
-    fence = frontmatter.FENCE
-    return frontmatter.dump(data, "")[len(fence) + 1: -len(fence) - 1]
-
-
-@functools.lru_cache(maxsize=4096)
-def _yaml_of(key: str, value: str | bool | tuple[str, ...]) -> str:
-    """The YAML of ``{key: value}`` (a tuple as a list), for values many papers share."""
-    return _yaml_text({key: list(value) if isinstance(value, tuple) else value})
-
-
-def _pair(key: str, value: str) -> str:
-    text = _scalar(value, len(key) + 2)
-    return f"{key}: {text}\n" if text is not None else _yaml_text({key: value})
-
-
-@functools.lru_cache(maxsize=65536)
-def _item(key: str, value: str) -> str:
-    """One item of the list ``key``: ``"- value\\n"`` as the emitter writes it there."""
-    text = _scalar(value, 2)
-    return f"- {text}\n" if text is not None else _yaml_text({key: [value]}).removeprefix(f"{key}:\n")
-
-
-def _list(key: str, values: list[str]) -> str:
-    return f"{key}:\n" + "".join(_item(key, value) for value in values) if values else _yaml_of(key, ())
-
-
-def _links(links: dict[str, str]) -> str:
-    lines = ["links:\n"]
-    for kind, url in links.items():
-        text = _scalar(url, len(kind) + 4)
-        if text is None or not _LINK_KIND.fullmatch(kind) or kind in _NOT_PLAIN_WORDS:
-            return _yaml_text({"links": links})
-        lines.append(f"  {kind}: {text}\n")
-    return "".join(lines)
-
-
-def _assembled(data: dict[str, Any], abstract: str) -> str:
-    """``frontmatter.dump(data, abstract)`` for ``_paper_data`` of text values, made faster."""
-    fence = frontmatter.FENCE
-    parts = [f"{fence}\n", _pair("title", data["title"]), _list("authors", data["authors"]),
-             _yaml_of("venue", data["venue"]), _list("tags", data["tags"])]
-    if "presentation" in data:
-        parts.append(_yaml_of("presentation", data["presentation"]))
-    if "links" in data:
-        parts.append(_links(data["links"]))
-    if "provisional" in data:
-        parts.append(_yaml_of("provisional", True))
-    body = abstract.rstrip("\n")  # as frontmatter.dump writes the body
-    parts.append(f"{fence}\n\n{body}\n" if body else f"{fence}\n")
-    return "".join(parts)
-
-
-@functools.lru_cache(maxsize=1)
-def _assembly_matches() -> bool:
-    """Whether ``_assembled`` writes what ``frontmatter.dump`` does, for sample papers that use
-    every key and the emitter's special cases."""
-    long_title = "A study of " + " ".join(f"word{i}" for i in range(40))
-    samples = [
-        (long_title, ["Ada Lovelace", "José García", "O'Neil, Jr.", "张伟", "- dash", "x" * 120, "yes"],
-         "iclr-2024", ["a", "b"], "Abstract with $x^2$.\n\nSecond paragraph.\n\n", "oral",
-         {"pdf": "https://x.org/a.pdf", "code": "https://github.com/a/b#readme"}, False),
-        ("Title: with a colon #and hash", [], "v", ["machine-learning"], "", None, {}, True),
-        ("'Quoted' title's " + "and more " * 9 + "x", ["null", "Émile Zola", "Bo #1"], "2024", [], "  spaces  ",
-         "poster", {"arxiv": "https://arxiv.org/abs/1234.5678", "project": "http://x.org:8080/a?b=[c]"}, True),
-        ("On graphs", ["A" * 95 + " B", "A: B"], "v", ["on"], "Text", None, {"pdf": "https://x.org/a b"}, False),
-    ]
-    for title, authors, venue, tags, abstract, presentation, links, provisional in samples:
-        data = _paper_data(title, authors, venue, tags, presentation, tuple(links.items()), provisional)
-        if _assembled(data, abstract) != frontmatter.dump(data, abstract):
-            return False
-    return True
+def paper_file_text(*, abstract: str, **fields: Any) -> str:
+    """``paper_text`` of ``paper_data(**fields)``."""
+    return paper_text(paper_data(**fields), abstract)
 
 
 # --------------------------------------------------------------------------- comparing and writing
@@ -424,6 +270,9 @@ def write_planned(actions: list[tuple[Path, bytes]], folders: Sequence[Path], pr
         for target, content in actions:
             write_atomic(target, content)
         return
+    if hasattr(os, "sync"):
+        _write_all_then_sync(actions)
+        return
     # Each file is still synced before it replaces its target, but on a busy disk one
     # fsync can wait milliseconds: several threads overlap the waits (10,000 files took
     # 20 s one after the other). The targets differ, so the result is the same.
@@ -433,6 +282,36 @@ def write_planned(actions: list[tuple[Path, bytes]], folders: Sequence[Path], pr
             future.result()  # the first failure, in input order, is raised
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _write_all_then_sync(actions: list[tuple[Path, bytes]]) -> None:
+    """Every file written to a temp file beside its target, one ``os.sync`` for all of them,
+    then each moved into place: as safe as a sync per file (no target is replaced before its
+    new bytes are on disk), without 100,000 waits for the disk. Temp files are removed if
+    anything fails before they are moved."""
+    temps: list[tuple[str, Path]] = []
+    folders: set[Path] = set()
+    try:
+        for target, content in actions:
+            if target.parent not in folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(target.parent)
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+            temps.append((tmp, target))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(content)
+            os.chmod(tmp, 0o644)
+        os.sync()
+        while temps:
+            tmp, target = temps[-1]
+            os.replace(tmp, target)
+            temps.pop()
+    finally:
+        for tmp, _ in temps:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
 
 
 def write_atomic(target: Path, content: bytes) -> None:

@@ -272,6 +272,9 @@ class _Item:
         """A text field: text, a number (where CSL allows one), or the first text of a list
         (Crossref); rich text converted to content text, other text as one clean line."""
         value = self.item.get(name) if value is _FROM_ITEM else value
+        if (not rich and type(value) is str and len(value) <= limit and value.isascii() and value.isprintable()
+                and "&" not in value and "`" not in value):
+            return " ".join(value.split()) or None  # the usual short field: nothing to decode or clean
         field = field or name
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             value = next((v for v in value if v.strip()), None)
@@ -302,7 +305,7 @@ class _Item:
             if not isinstance(person, dict):
                 self.problem(field, f"expected a name object (family, given …), found {_kind(person)}")
                 continue
-            parts = {p: self.text(p, value=person.get(p), field=f"{field}.{p}")
+            parts = {p: self.text(p, value=person[p], field=f"{field}.{p}") if person.get(p) is not None else None
                      for p in ("literal", "given", "dropping-particle", "non-dropping-particle", "family", "suffix")}
             full = parts["literal"] or " ".join(p for k, p in parts.items() if k != "literal" and p)
             if full:

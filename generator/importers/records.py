@@ -22,17 +22,20 @@ The helpers for links that several formats meet (``arxiv_url``, ``doi_url``,
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 from urllib.parse import urlsplit
 
-from ..content import frontmatter, schema
-from ..content.loader import MAX_FILE_BYTES, read_site_config, read_venues, title_key
-from ..content.model import LINK_KINDS, PRESENTATIONS, Tag, Venue
+from ..content import schema
+from ..content.duplicates import title_key
+from ..content.loader import MAX_FILE_BYTES, read_people, read_site_config, read_venues
+from ..content.model import LINK_KINDS, PRESENTATIONS, Person, Tag, Venue
 from ..content.taxonomy import read_taxonomy
 from ..errors import ContentError, Problem, Problems
+from ..parallel import parallel_map
 from ..outputs.citations.bibtex import bibtex_keyword
 from ..text import plain_text
 from .common import (
@@ -41,18 +44,18 @@ from .common import (
     UPDATED,
     StatusCounts,
     Unreadable,
-    add_author,
     plan_paper_write,
-    clean_line,
-    paper_file_text,
+    paper_data,
     paper_files,
+    paper_text,
     paper_slug,
     read_limited,
     write_planned,
 )
 from .dehyphen import Joined, Vocabulary, catalog_texts, joined_lines
 from .tags import suggest_tags
-from .venues import PlannedVenue, choose_venue
+from .repairs import Repairs
+from .venues import Venues
 
 ARXIV_ID = re.compile(r"^(?:arxiv:)?((?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)$", re.IGNORECASE)
 _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org")
@@ -186,6 +189,7 @@ class RecordsReport(StatusCounts):
     notes: list[str] = field(default_factory=list)
     files: int = 0
     joined: list[tuple[str, list[Joined]]] = field(default_factory=list)  # (paper file, words joined in it)
+    repairs: Repairs = field(default_factory=Repairs)
 
     def summary(self) -> str:
         n = len(self.papers)
@@ -199,6 +203,7 @@ class RecordsReport(StatusCounts):
             lines.append(f"Skipped {n} {nouns + ' that are not papers' if n != 1 else self.noun + ' that is not a paper'}:")
             lines.extend(f"  - {s}" for s in self.skipped)
         lines.extend(self.notes)
+        lines.extend(self.repairs.summary_lines())
         lines.extend(joined_lines(self.joined))
         lines.extend(self.warning_lines())
         return "\n".join(lines)
@@ -210,10 +215,26 @@ class _Planned:
     title: str
     venue: str
     tags: tuple[str, ...]
-    content: bytes
+    content: bytes  # the file's bytes (b"" until made, and when the paper is refused)
     file: str
     key: str
     joined: list[Joined]
+    data: dict  # front matter, tags yet to suggest when it has none
+    abstract: str
+    plain_title: str
+    where: str
+
+
+def _finish(paper: _Planned, *, taxonomy: dict[str, Tag]) -> tuple[tuple[str, ...], bytes, list[Problem]]:
+    """(tags, file bytes or b"", problems) of a planned paper: the tags suggested when its
+    keywords named none, its file text, checked as the build checks it."""
+    data = paper.data
+    if not data["tags"] and taxonomy:
+        data = {**data, "tags": list(suggest_tags(paper.plain_title, plain_text(paper.abstract), taxonomy))}
+    problems = Problems()
+    if not _valid(data, paper.abstract, paper.slug, paper.where, problems):
+        return tuple(data["tags"]), b"", problems.items
+    return tuple(data["tags"]), paper_text(data, paper.abstract).encode("utf-8"), []
 
 
 # --------------------------------------------------------------------------- the import
@@ -227,6 +248,7 @@ class Catalog:
     venues: dict[str, Venue]
     own_site: str | None  # site.toml's absolute base URL, if any
     notes: list[str]
+    people: tuple[Person, ...] = ()  # authors.toml
 
 
 def read_catalog(content_dir: Path, venue: str | None, problems: Problems) -> Catalog | None:
@@ -243,7 +265,11 @@ def read_catalog(content_dir: Path, venue: str | None, problems: Problems) -> Ca
             taxonomy = read_taxonomy(tags_path, str(tags_path))
         except ContentError as exc:
             catalog_problems.extend(exc.problems)
-    venues: dict[str, Venue] = read_venues(content_dir / "venues", catalog_problems)
+    venues_dir = content_dir / "venues"
+    # A catalog without venues/ yet gets the folder with the venues the import creates.
+    venues: dict[str, Venue] = (read_venues(venues_dir, catalog_problems)
+                                if venues_dir.exists() or venues_dir.is_symlink() else {})
+    people = read_people(content_dir / "authors.toml", catalog_problems, root=content_dir.resolve())
     if venue is not None and venue not in venues:
         known = ", ".join(sorted(venues)) or "none"
         catalog_problems.add("--venue", f"unknown venue {venue!r}; known venues: {known}", field="venue")
@@ -253,7 +279,7 @@ def read_catalog(content_dir: Path, venue: str | None, problems: Problems) -> Ca
         if config is not None and urlsplit(config.base_url).scheme:
             own_site = config.base_url
     problems.extend(catalog_problems.items)
-    return None if catalog_problems else Catalog(taxonomy, venues, own_site, notes)
+    return None if catalog_problems else Catalog(taxonomy, venues, own_site, notes, people)
 
 
 def read_input(path: Path, problems: Problems, form: Format, limit: int = MAX_INPUT_BYTES) -> bytes | None:
@@ -303,9 +329,26 @@ def import_files(files: Sequence[Path], content_dir: Path, form: Format,
         problems.add(form.command, f"no {form.inputs} files given")
         problems.raise_if_any()
     records: list[Record] = []
-    for path in files:
-        records.extend(read(Path(path), problems, report))
+    # Each file is read on its own (on every core when there are many): its records, problems,
+    # warnings and skipped records are put together in the order of the files.
+    for found, file_problems, warnings, skipped in parallel_map(functools.partial(_read_file, read=read, form=form),
+                                                                [Path(path) for path in files],
+                                                                minimum_items=READ_IN_PARALLEL):
+        records.extend(found)
+        problems.extend(file_problems)
+        report.warnings.extend(warnings)
+        report.skipped.extend(skipped)
     return import_records(records, content_dir, report, problems, form, venue=venue, force=force)
+
+
+READ_IN_PARALLEL = 16  # input files from which they are read on every core
+
+
+def _read_file(path: Path, *, read: Callable[[Path, Problems, RecordsReport], list[Record]],
+               form: Format) -> tuple[list[Record], list[Problem], list[str], list[str]]:
+    """(records, problems, warnings, skipped records) of one input file."""
+    problems, report = Problems(), form.new_report(1)
+    return read(path, problems, report), problems.items, report.warnings, report.skipped
 
 
 def import_records(records: Sequence[Record], content_dir: Path, report: RecordsReport, problems: Problems,
@@ -322,25 +365,25 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
         problems.raise_if_any()
     assert catalog is not None
     report.notes.extend(catalog.notes)
+    repairs = report.repairs = Repairs(catalog.people)
 
     papers_dir = content_dir / "papers"
     venues_dir = content_dir / "venues"
     existing = _existing_papers(papers_dir)
     used_slugs = set(existing.values()) | _existing_slugs(papers_dir)
     planned: list[_Planned] = []
-    new_venues: dict[str, PlannedVenue] = {}
-    seen: dict[tuple[str, str], str] = {}
-    vocabulary = Vocabulary([text for record in records for text in (record.title, record.abstract)],
+    venues = Venues(catalog.venues)
+    titles = [repairs.text(record.title, record.where) for record in records]
+    abstracts = [repairs.text(record.abstract, record.where) for record in records]
+    vocabulary = Vocabulary([text for pair in zip(titles, abstracts) for text in pair],
                             fallback=catalog_texts(papers_dir))
-    mended = vocabulary.join_all([record.abstract for record in records])
-    for record, (abstract, joined) in zip(records, mended):
+    mended = vocabulary.join_all(abstracts)
+    for record, title, (abstract, joined) in zip(records, titles, mended):
         where = record.where
-        title = record.title
         if not title.strip():
             problems.add(record.file, f"{form.noun} {record.key!r} has no title", line=record.line, field="title")
             continue
-        venue_id = choose_venue(record.container, record.year, record.location, venue, catalog.venues, new_venues,
-                                warnings, where)
+        venue_id = venues.choose(record.container, record.year, record.location, venue, warnings, where)
         if venue_id is None:
             if not (record.container or "").strip():
                 problems.add(record.file, f"{form.noun} {record.key!r} has no {form.container}{record.hint} to take "
@@ -350,34 +393,34 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
                 problems.add(record.file, f"{form.noun} {record.key!r} has no year{record.hint}; add one or pass "
                                           f"--venue ID", line=record.line, field="year")
             continue
-        key = (venue_id, title_key(title))
-        if key in seen:
-            warnings.append(f"{where}: same title and venue as {seen[key]}; imported once")
+        authors = repairs.authors(record.authors, where)
+        if repairs.duplicate(where, title, venue_id, authors, abstract):
             continue
-        seen[key] = where
-        authors: list[str] = []
-        for name in record.authors:
-            name = clean_line(name)
-            if name:
-                add_author(authors, name, where, warnings)
-        plain_title, plain_abstract = plain_text(title), plain_text(abstract)
-        tags = tags_from_keywords(record.keywords, catalog.taxonomy)
-        if not tags and catalog.taxonomy:
-            tags = suggest_tags(plain_title, plain_abstract, catalog.taxonomy)
+        plain_title = plain_text(title)
+        tags = tags_from_keywords(record.keywords, catalog.taxonomy) if record.keywords else ()
         presentation = (record.presentation or "").strip().lower() or None
         if presentation is not None and presentation not in PRESENTATIONS:
             warnings.append(f"{where}: presentation {presentation!r} is not one of {', '.join(PRESENTATIONS)}; "
                             f"ignored")
             presentation = None
         links = _links(record, catalog.own_site, warnings)
-        slug = existing.get(key)
+        repairs.count_pdf(links)
+        slug = existing.pop((venue_id, title_key(title)), None)  # a paper already in the catalog keeps its file
         if slug is None:
             slug = paper_slug(plain_title, f"{record.key} paper", used_slugs)
             used_slugs.add(slug)
-        text = paper_file_text(title=title, authors=authors, venue=venue_id, tags=tags, abstract=abstract,
-                               presentation=presentation, links=links)
-        _validate(text, slug, where, problems)
-        planned.append(_Planned(slug, title, venue_id, tags, text.encode("utf-8"), record.file, record.key, joined))
+        data = paper_data(title=title, authors=authors, venue=venue_id, tags=tags, presentation=presentation,
+                          links=links)
+        planned.append(_Planned(slug, title, venue_id, tags, b"", record.file, record.key, joined, data, abstract,
+                                plain_title, where))
+    # Tags, file text and its check: the costly part, per paper, on every core.
+    if catalog.taxonomy:
+        suggest_tags("", "", catalog.taxonomy)  # its phrase index made once, before the workers fork
+    finished = parallel_map(functools.partial(_finish, taxonomy=catalog.taxonomy), planned)
+    for paper, (tags, content, found) in zip(planned, finished):
+        paper.tags, paper.content = tags, content
+        problems.extend(found)
+    planned = [paper for paper in planned if paper.content]
     problems.raise_if_any()
 
     # Compare with what is on disk.
@@ -389,7 +432,7 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
             report.joined.append((f"papers/{paper.slug}.md", paper.joined))
         report.papers.append(RecordResult(paper.slug, status, paper.title, paper.tags, paper.file, paper.key))
     for venue_id in dict.fromkeys(p.venue for p in planned):
-        planned_venue = new_venues.get(venue_id)
+        planned_venue = venues.planned.get(venue_id)
         target = venues_dir / f"{venue_id}.md"
         if planned_venue is None or target.exists() or target.is_symlink():
             report.venues_existing.append(venue_id)
@@ -400,22 +443,20 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
     return report
 
 
-def _validate(text: str, slug: str, where: str, problems: Problems) -> None:
-    """The planned file must load: the same schema as the build."""
+def _valid(data: dict, abstract: str, slug: str, where: str, problems: Problems) -> bool:
+    """The planned paper must load: the build's schema, and its size limit."""
     label = f"papers/{slug}.md"
-    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
-        problems.add(where, f"would write a paper file of {len(text.encode('utf-8')):,} bytes; the build reads "
-                            f"at most {MAX_FILE_BYTES:,}")
-        return
-    try:
-        fm = frontmatter.parse(text, label)
-    except frontmatter.FrontMatterError as exc:  # pragma: no cover - our own dump
-        problems.add(where, f"would write an unreadable file: {exc.problem.message}")
-        return
+    size = len(abstract.encode("utf-8")) + sum(len(str(v).encode("utf-8")) for v in data.values())
+    if size > MAX_FILE_BYTES - 10_000:  # front matter's keys and quoting are far less than 10 kB
+        size = len(paper_text(data, abstract).encode("utf-8"))
+        if size > MAX_FILE_BYTES:
+            problems.add(where, f"would write a paper file of {size:,} bytes; the build reads at most "
+                                f"{MAX_FILE_BYTES:,}")
+            return False
     scratch = Problems()
-    schema.check_fields(fm.data, schema.PAPER_FIELDS, file=label, line_of=fm.line_of, problems=scratch)
-    for problem in scratch.items:
-        problems.extend([Problem(where, None, problem.field, problem.message)])
+    schema.check_fields(data, schema.PAPER_FIELDS, file=label, line_of=lambda key: None, problems=scratch)
+    problems.extend([Problem(where, None, p.field, p.message) for p in scratch.items])
+    return not scratch
 
 
 def _existing_papers(papers_dir: Path) -> dict[tuple[str, str], str]:

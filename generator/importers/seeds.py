@@ -21,14 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+from ..content.duplicates import abstract_key
 from ..content.loader import MAX_FILE_BYTES
+from ..content.series import MAIN, find_series
 from ..content.model import Tag
 from ..content.slugs import slugify
 from ..content.taxonomy import read_taxonomy
 from ..errors import ContentError, Problems
 from .common import (
     CREATED,
-    KNOWN_VENUES,
     UPDATED,
     StatusCounts,
     plan_paper_write,
@@ -40,11 +41,11 @@ from .common import (
     write_planned,
 )
 from .dehyphen import Joined, Vocabulary, catalog_texts, joined_lines
+from .repairs import Repairs
 from .seeds_read import TRAILING_STOPWORDS, PaperFacts, SeedFile, read_metadata, read_seed
 from .tags import suggest_tags
 
 _PROVISIONAL_WORDS = 10
-_NOT_WORDS = re.compile(r"[\W_]+")
 
 
 # --------------------------------------------------------------------------- report
@@ -66,6 +67,7 @@ class ImportReport(StatusCounts):
     papers: list[PaperResult] = field(default_factory=list)
     seed_files: int = 0
     joined: list[tuple[str, list[Joined]]] = field(default_factory=list)  # (paper file, words joined in it)
+    repairs: Repairs = field(default_factory=Repairs)
 
     def summary(self, *, verbose: bool = False) -> str:
         provisional = [p.slug for p in self.papers if p.provisional]
@@ -79,6 +81,7 @@ class ImportReport(StatusCounts):
             lines.extend(self.changed_lines())
         if provisional:
             lines.append("Provisional (title or authors unknown): " + ", ".join(provisional))
+        lines.extend(self.repairs.summary_lines())
         lines.extend(joined_lines(self.joined))
         lines.extend(self.warning_lines())
         return "\n".join(lines)
@@ -118,7 +121,8 @@ def _plain_text(text: str) -> str:
 
 
 def _abstract_key(text: str) -> str:
-    return " ".join(text.split())
+    """The duplicate check's key (``content.duplicates``); a short abstract as its words."""
+    return abstract_key(text) or " ".join(text.casefold().split())
 
 
 # --------------------------------------------------------------------------- planning and writing
@@ -144,13 +148,14 @@ class _PlannedVenue:
 
 
 def _venue_text(short: str, year: int) -> str:
-    """The venue file of a seed file's header: a known conference's full name and URL."""
-    known = KNOWN_VENUES.get(short.lower())
+    """The venue file of a seed file's header: a known series' proceedings name and URL
+    (``content.series``), else the header's name."""
+    known = find_series(short)
     name = f"{short} {year}"
-    if known:
-        url = known[2].format(year=year) if known[2] else None
-        return venue_file_text(name, f"{known[1]} {year}", year, url, None,
-                               f"Papers presented at {name}, the {known[1]}.")
+    if known and known[1] == MAIN:
+        venue = known[0].venue(year)
+        return venue_file_text(venue.name, venue.proceedings, year, venue.url, None,
+                               f"Papers presented at {venue.name}, the {known[0].full_name}.")
     return venue_file_text(name, name, year, None, None, f"Papers presented at {name}.")
 
 
@@ -201,8 +206,9 @@ def import_seeds(
     planned: list[_PlannedPaper] = []
     used_slugs: set[str] = set()
     seen_abstracts: dict[str, str] = {}
-    seen_titles: dict[tuple[str, str], str] = {}
-    abstracts = [abstract for seed in seeds for _, _, abstract in seed.abstracts]
+    repairs = report.repairs
+    abstracts = [repairs.text(abstract, f"{seed.label}:{line}") for seed in seeds
+                 for _, line, abstract in seed.abstracts]
     titles = [fact.title for facts in facts_by_seed.values() for fact in facts.values() if fact.title]
     mended = iter(Vocabulary(abstracts + titles, fallback=catalog_texts(papers_dir)).join_all(abstracts))
     for i, seed in enumerate(seeds):
@@ -220,20 +226,16 @@ def import_seeds(
                 continue
             seen_abstracts[key] = f"{seed.label}:{line} (#{index})"
             fact = facts.get(index)
-            title = fact.title if fact else None
-            authors = fact.authors if fact else None
+            title = repairs.text(fact.title, where) if fact and fact.title is not None else None
+            authors = repairs.authors(fact.authors, where) if fact and fact.authors is not None else None
             provisional = title is None or authors is None
             shown_title = title if title is not None else provisional_title(abstract)
             tags = suggest_tags(title or "", abstract, taxonomy)
+            if repairs.duplicate(f"{seed.label}:{line} (#{index})", shown_title, venue_id, authors or (), abstract):
+                continue
             slug = paper_slug(shown_title, f"{seed.venue_name} paper {index}", used_slugs)
             used_slugs.add(slug)
-            title_key = (venue_id, " ".join(_NOT_WORDS.sub(" ", shown_title.casefold()).split()))
-            if title_key in seen_titles:
-                warnings.append(f"{where}: abstract #{index} has the same title as {seen_titles[title_key]} "
-                                f"({shown_title!r}); the site build refuses two papers with one title — fix the "
-                                f"metadata")
-            else:
-                seen_titles[title_key] = f"{seed.label}:{line} (#{index})"
+            repairs.count_pdf(fact.links if fact else ())
             text = paper_file_text(
                 title=shown_title,
                 authors=authors or (),

@@ -1,55 +1,39 @@
-"""The venue of each imported record (``choose_venue``): ``--venue ID`` for every record;
+"""The venue of each imported record (``Venues.choose``): ``--venue ID`` for every record;
 else its container's name (BibTeX ``booktitle``, CSL ``container-title``, an OpenReview
-venue, ...) and year: an existing venue with that name (short or full, ignoring
-"Proceedings of the", ordinals and the year) and year; else a known conference (the seed
-importer's list: ICLR, ICML, NeurIPS, …, by acronym or full name) as ``<acronym>-<year>``;
-else a new venue named after the container, planned as a ``PlannedVenue`` with its file text.
+venue, ...) and year:
+
+1. an existing venue (or one planned by this import) with that name — short or full,
+   ignoring "Proceedings of the", ordinals and the year — and that year;
+2. else a venue of a known series (``content.series``: NeurIPS, ICML, CVPR …, by acronym or
+   name): ``neurips-2019`` "NeurIPS 2019", its full name the proceedings' ("Advances in
+   Neural Information Processing Systems 32"); a series' Findings volume or joint workshop
+   proceedings is a venue of its own (``findings-emnlp-2020``, ``cvpr-2023-workshops``);
+3. else a new venue named after the container (a named workshop, a journal …).
+
+New venues are planned as ``PlannedVenue`` values with their file text. A container and
+year are decided once per import (an archive has ~250 of them for 100,000 records), and the
+catalog's venues are looked up by name through an index, not one by one.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..content.model import Venue
+from ..content.series import MAIN, find_series, normalized
 from ..content.slugs import slugify
-from .common import KNOWN_VENUES, clean_line, venue_file_text
+from .common import clean_line, venue_file_text
 
-_ORDINAL = re.compile(r"\b(\d+(st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b")
-_NOT_THE_MAIN_CONFERENCE = re.compile(r"\b(workshops?|findings|tracks?|tutorials?|symposium)\b", re.IGNORECASE)
 _PREPRINT_SERVERS = frozenset({"arxiv", "biorxiv", "medrxiv", "chemrxiv", "psyarxiv", "ssrn", "techrxiv"})
-_PROCEEDINGS = re.compile(r"^(proceedings|proc)\.?\s+(of\s+)?(the\s+)?")
 
 
-def _venue_norm(name: str, year: int | None = None) -> str:
-    text = unicodedata.normalize("NFKD", name).casefold()
-    text = re.sub(r"[^\w\s/]+", " ", text)
-    text = " ".join(text.split())
-    text = _PROCEEDINGS.sub("", text)
-    text = _ORDINAL.sub(" ", text)
-    if year is not None:
-        text = re.sub(rf"\b{year}\b|'{str(year)[2:]}\b", " ", text)
-    text = re.sub(r"\b(19|20|21)\d\d\b", " ", text)
-    text = re.sub(r"\(.*?\)", " ", text)
-    return " ".join(text.split())
-
-
-def _known_venue(container: str) -> tuple[str, str, str | None] | None:
-    """(short name, full name, URL template) of a known conference named in ``container``."""
-    norm = " " + _venue_norm(container) + " "
-    best: tuple[int, tuple[str, str, str | None]] | None = None
-    for key, known in KNOWN_VENUES.items():
-        short, full, _ = known
-        full_norm = _venue_norm(full)
-        tail = full_norm.rsplit("conference on ", 1)[-1]
-        candidates = [full_norm] + ([tail] if len(tail.split()) >= 4 else [])
-        score = max((len(c) for c in candidates if f" {c} " in norm), default=0)
-        if not score and re.search(rf"(?<![\w-]){re.escape(short)}(?![\w-])", container):
-            score = len(short)  # the acronym as a word, in its own capitals: "ICML"
-        if score and (best is None or score > best[0]):
-            best = (score, known)
-    return best[1] if best else None
+def venue_key(name: str, year: int) -> str:
+    """A venue's name as compared with a container's: ``series.normalized`` less the year
+    ("'24" too) and anything in parentheses."""
+    text = re.sub(r"\(.*?\)", " ", name)
+    text = re.sub(rf"\b{year}\b|'{str(year)[2:]}\b", " ", text)
+    return normalized(text)
 
 
 @dataclass
@@ -63,51 +47,75 @@ class PlannedVenue:
     text: str
 
 
-def choose_venue(container: str | None, year: int | None, location: str | None, forced: str | None,
-                 venues: dict[str, Venue], new_venues: dict[str, PlannedVenue], warnings: list[str],
-                 where: str) -> str | None:
-    """The venue id for a record (see the module docstring), planning a new venue in
-    ``new_venues`` when there is none yet; None when there is no container name or year to
-    take it from (the caller reports that, in its format's terms)."""
-    if forced is not None:
-        if year is not None and year != venues[forced].year:
-            warnings.append(f"{where}: year {year} differs from the year of venue {forced!r} "
-                            f"({venues[forced].year}); the venue is used")
-        return forced
-    if container is None or not container.strip() or year is None:
-        return None
-    container = clean_line(container.replace("{", "").replace("}", ""))
-    norm = _venue_norm(container, year)
-    candidates = [(v.id, v.name, v.full_name, v.year) for v in venues.values()]
-    candidates += [(v.id, v.name, v.full_name, v.year) for v in new_venues.values()]
-    for vid, name, full_name, venue_year in candidates:
-        if venue_year == year and norm in (_venue_norm(full_name, year), _venue_norm(name, year)):
-            return vid
-    # A workshop, track or Findings volume of a known conference is a venue of its own.
-    known = None if _NOT_THE_MAIN_CONFERENCE.search(container) else _known_venue(container)
-    if known is not None:
-        short, full, url_template = known
-        vid = slugify(f"{short} {year}")
-        if vid in venues or vid in new_venues:
-            return vid
-        name, full_name = f"{short} {year}", f"{full} {year}"
-        url = url_template.format(year=year) if url_template else None
-        description = f"Papers presented at {name}, the {full}."
-    else:
-        name = full_name = container if str(year) in container else f"{container} {year}"
-        vid = slugify(full_name) or f"venue-{year}"
-        if vid in venues:
+@dataclass
+class Venues:
+    """The venues of a catalog, and those an import plans (``planned``), by name and year."""
+
+    existing: dict[str, Venue]
+    planned: dict[str, PlannedVenue] = field(default_factory=dict)
+    _by_name: dict[tuple[int, str], str] = field(default_factory=dict)
+    _decided: dict[tuple[str, int], str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for venue in self.existing.values():
+            self._index(venue.id, venue.name, venue.full_name, venue.year)
+
+    def _index(self, vid: str, name: str, full_name: str, year: int) -> None:
+        for label in (full_name, name):
+            self._by_name.setdefault((year, venue_key(label, year)), vid)
+
+    def _taken(self, vid: str) -> bool:
+        return vid in self.existing or vid in self.planned
+
+    def choose(self, container: str | None, year: int | None, location: str | None, forced: str | None,
+               warnings: list[str], where: str) -> str | None:
+        """The venue id for a record (see the module docstring), planning a new venue when
+        there is none yet; None when there is no container name or year to take it from (the
+        caller reports that, in its format's terms)."""
+        if forced is not None:
+            if year is not None and year != self.existing[forced].year:
+                warnings.append(f"{where}: year {year} differs from the year of venue {forced!r} "
+                                f"({self.existing[forced].year}); the venue is used")
+            return forced
+        if container is None or not container.strip() or year is None:
+            return None
+        decided = self._decided.get((container, year))
+        if decided is None:
+            decided = self._decided[(container, year)] = self._decide(container, year, location)
+        return decided
+
+    def _decide(self, container: str, year: int, location: str | None) -> str:
+        container = clean_line(container.replace("{", "").replace("}", ""))
+        found = self._by_name.get((year, venue_key(container, year)))
+        if found is not None:
+            return found
+        known = find_series(container)
+        if known is not None:
+            series, part = known
+            venue = series.venue(year, part)
+            if self._taken(venue.id):
+                return venue.id
+            about = f"the {series.full_name}" if part == MAIN else venue.proceedings
+            return self._plan(venue.id, venue.name, venue.proceedings, year, venue.url, location,
+                              f"Papers presented at {venue.name}, {about}.")
+        name = container if str(year) in container else f"{container} {year}"
+        vid = slugify(name) or f"venue-{year}"
+        if vid in self.existing:
             # Another venue already has this id (a different name): do not mix them.
             n = 2
-            while f"{vid[:75]}-{n}" in venues or f"{vid[:75]}-{n}" in new_venues:
+            while self._taken(f"{vid[:75]}-{n}"):
                 n += 1
             vid = f"{vid[:75]}-{n}"
-        url = None
+        elif vid in self.planned:
+            return vid
         description = (f"Preprints posted on {container} in {year}." if container.casefold() in _PREPRINT_SERVERS
                        else f"Papers presented at {name}.")
-    if vid not in new_venues:
-        location = clean_line(location) if location else None
-        new_venues[vid] = PlannedVenue(vid, name, full_name, year,
-                                        venue_file_text(name, full_name, year, url, location, description))
-    return vid
+        return self._plan(vid, name, name, year, None, location, description)
 
+    def _plan(self, vid: str, name: str, full_name: str, year: int, url: str | None, location: str | None,
+              description: str) -> str:
+        location = clean_line(location) if location else None
+        self.planned[vid] = PlannedVenue(vid, name, full_name, year,
+                                         venue_file_text(name, full_name, year, url, location, description))
+        self._index(vid, name, full_name, year)
+        return vid

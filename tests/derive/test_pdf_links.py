@@ -111,15 +111,19 @@ def test_the_pdf_goes_into_highwire_json_ld_ris_and_search_records(content):
     assert "f" not in page_record(none)
 
 
-def test_every_bundled_paper_with_an_arxiv_or_openreview_link_has_a_pdf(bundled_views):
+def test_every_bundled_paper_with_an_arxiv_openreview_or_pmlr_link_has_a_pdf(bundled_views):
     site = bundled_views()
+    pmlr = 0
     for view in site.papers:
         kinds = {link.kind for link in view.links}
-        if kinds & {"pdf", "arxiv", "openreview"}:
-            assert view.pdf_url and view.pdf_url.startswith(("https://arxiv.org/pdf/", "https://openreview.net/pdf?id=")
-                                                            ), view.slug
+        landing = next((link.url for link in view.links if link.kind == "venue_page"), "")
+        pmlr += landing.startswith("https://proceedings.mlr.press/") and "pdf" not in kinds
+        if kinds & {"pdf", "arxiv", "openreview"} or landing.startswith("https://proceedings.mlr.press/"):
+            assert view.pdf_url and view.pdf_url.startswith(("https://arxiv.org/pdf/", "https://openreview.net/pdf?id=",
+                                                             "https://proceedings.mlr.press/v235/")), view.slug
             assert view.find_url is None
         else:
             assert view.pdf_url is None and view.find_url == urls.scholar_search(view.title_plain), view.slug
+    assert pmlr > 0  # ICML 2024's papers: the PDF by PMLR's rule (content/hosts.toml)
     # The six papers of the seeds without any link get a title search instead of nothing.
     assert sum(1 for v in site.papers if not v.links and v.find_url) == 6

@@ -68,7 +68,7 @@ def test_import_reads_titles_authors_venues_links_abstracts_and_tags(empty):
     assert journal.tags == ("optimization",)  # suggested from the taxonomy
     venue = catalog.venues["journal-of-made-up-results-2024"]
     assert (venue.full_name, venue.year) == ("Journal of Made-Up Results 2024", 2024)
-    assert catalog.venues["icml-2024"].full_name == "International Conference on Machine Learning 2024"
+    assert catalog.venues["icml-2024"].full_name == "Proceedings of the 41st International Conference on Machine Learning"
     assert any("and others" in w for w in report.warnings)
 
 
@@ -129,17 +129,20 @@ def test_the_same_paper_twice_in_a_file_is_imported_once(empty, tmp_path):
     entry = "@inproceedings{{{key}, title = {{Same Title}}, booktitle = {{Some Venue}}, year = 2024}}\n"
     bib.write_text(entry.format(key="a") + entry.format(key="b"), encoding="utf-8")
     report = import_bibtex([bib], empty.root)
-    assert len(report.papers) == 1 and any("imported once" in w for w in report.warnings)
+    assert len(report.papers) == 1
+    assert report.repairs.skipped == [f"{bib}:2 (b): the same paper (same title, venue and authors) is already in "
+                                      f"{bib}:1 (a); skipped"]
+    assert "Duplicates skipped (1; same title, venue and authors):" in report.summary()
 
 
-def test_one_author_spelled_twice_is_listed_once_with_a_warning(empty, tmp_path):
+def test_one_author_spelled_twice_is_listed_once_and_counted(empty, tmp_path):
     bib = tmp_path / "x.bib"
     bib.write_text("@inproceedings{k, title = {Twice}, booktitle = {Some Venue}, year = 2024,"
                    " author = {J. Smith and Ada Lovelace and J Smith}}\n", encoding="utf-8")
     report = import_bibtex([bib], empty.root)
     assert read(empty.root / "papers" / "twice.md")[0]["authors"] == ["J. Smith", "Ada Lovelace"]
-    assert any("'J Smith' is the same author as 'J. Smith' (one author page); listed once" in w
-               for w in report.warnings)
+    assert report.repairs.names.counts == {"names listed twice": 1}
+    assert "Author names repaired (1): names listed twice 1." in report.summary()
     load_catalog(empty.root)  # and the catalog it wrote is valid
 
 
@@ -243,8 +246,10 @@ def test_importing_the_committed_catalogs_export_gives_back_its_papers(tmp_path,
         assert " ".join(plain_text(paper.abstract).split()) == " ".join(
             plain_text(original.abstract.replace("---", "\u2014").replace("--", "\u2013")).split())
     venues = load_catalog(target.root).venues
-    assert {v.id: (v.full_name, v.year) for v in venues.values()} == \
-        {v.id: (v.full_name, v.year) for v in load_catalog(content).venues.values()}
+    assert {v.id: (v.name, v.year) for v in venues.values()} == \
+        {v.id: (v.name, v.year) for v in load_catalog(content).venues.values()}
+    # The venues of known series are named after their proceedings (content/series.toml).
+    assert venues["icml-2024"].full_name == "Proceedings of the 41st International Conference on Machine Learning"
 
 
 # --------------------------------------------------------------------------- exploratory-testing fixes

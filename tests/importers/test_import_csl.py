@@ -193,7 +193,9 @@ def test_the_same_paper_twice_is_imported_once(empty, tmp_path):
     path = write_json(tmp_path, [item(), item(id="again", title="a  TITLE")])
     report = import_csl([path], empty.root)
     assert len(report.papers) == 1
-    assert report.warnings == [f"{path}:3 (again): same title and venue as {path}:2 (k); imported once"]
+    assert report.warnings == []
+    assert report.repairs.skipped == [f"{path}:3 (again): the same paper (same title, venue and authors) is already "
+                                      f"in {path}:2 (k); skipped"]
 
 
 # --------------------------------------------------------------------------- idempotence
@@ -444,3 +446,21 @@ def test_rich_text_always_renders_and_loads(text):
         rendered = render_title(content) if title else render_abstract(content)
         tags = set(re.findall(r"</?([a-z]+)", re.sub(r"<math.*?</math>", "", rendered, flags=re.S)))
         assert tags <= {"em", "strong", "sup", "sub", "p", "a", "code", "div"}
+
+
+def test_many_files_are_read_on_every_core_and_reported_in_file_order(empty, tmp_path, monkeypatch):
+    from generator import parallel
+    from generator.importers import records
+
+    monkeypatch.setattr(parallel, "default_jobs", lambda units, minimum_units=2000: 2)  # as on a 2-core machine
+    files = []
+    for n in range(records.READ_IN_PARALLEL + 4):
+        folder = tmp_path / f"f{n:02d}"
+        folder.mkdir()
+        files.append(write_json(folder, [item(id=f"k{n}", title=f"Paper {n}", type="book" if n % 7 == 0 else
+                                              "paper-conference", DOI=f"not a doi {n}")]))
+    report = import_csl(files, empty.root)
+    assert [p.key for p in report.papers] == [f"k{n}" for n in range(len(files)) if n % 7]
+    assert report.warnings == [f"{files[n]}:2 (k{n}): DOI 'not a doi {n}' is not a DOI (10.…/…); ignored"
+                               for n in range(len(files)) if n % 7]
+    assert report.skipped == [f"{files[n]}:2 (k{n}): book is a volume, not a paper" for n in range(0, len(files), 7)]

@@ -81,7 +81,7 @@ def test_api_v2_notes_map_every_field_and_only_accepted_papers_are_imported(empt
     assert (poster.presentation, poster.authors) == ("poster", ("Hedy Lamarr",))
     venue = catalog.venues["iclr-2024"]
     assert (venue.name, venue.full_name, venue.year) == (
-        "ICLR 2024", "International Conference on Learning Representations 2024", 2024)
+        "ICLR 2024", "The 12th International Conference on Learning Representations", 2024)
 
     assert report.skipped == [
         f"{ICLR2024}:331 (#4 Rj8eN4wHtB): rejected (venue 'Submitted to ICLR 2024', venueid "
@@ -239,7 +239,8 @@ def test_importing_twice_changes_nothing_and_edits_are_kept_unless_forced(empty)
 def test_the_same_paper_in_two_files_is_imported_once(empty, tmp_path):
     single = write_json(tmp_path, "one.json", {"notes": [json.loads(ICLR2024.read_text())["notes"][2]]})
     report = import_openreview([ICLR2024, single], empty.root)
-    assert len(report.papers) == 3 and any("imported once" in w for w in report.warnings)
+    assert len(report.papers) == 3 and len(report.repairs.skipped) == 1
+    assert report.repairs.skipped[0].startswith(f"{single}:")
 
 
 # --------------------------------------------------------------------------- refused input
@@ -343,7 +344,7 @@ def test_odd_but_harmless_values_are_cleaned_or_left_out_with_warnings(empty, tm
     assert any("holds 1 of the 3 notes" in w for w in report.warnings)
     assert any("content.pdf 'javascript:alert(1)' is not an http(s) URL; ignored" in w for w in report.warnings)
     assert any("content.code 'ftp://example.org/code' is not an http(s) URL" in w for w in report.warnings)
-    assert any("'Ada Lovelace' is listed twice" in w for w in report.warnings)
+    assert report.repairs.names.counts == {"names listed twice": 1}
 
 
 def test_an_imported_catalog_builds_and_shows_html_in_titles_as_text(empty, tmp_path):

@@ -81,7 +81,12 @@ def test_skipped_records_are_counted_in_the_formats_words():
     ("ICML 2024", "icml-2024"),
     ("Proceedings of the 41st International Conference on Machine Learning", "icml-2024"),
     ("ICML 2024 Workshop on Structured Probabilistic Inference", "icml-2024-workshop-on-structured-probabilistic-inference"),
-    ("Findings of the Association for Computational Linguistics: ACL 2024", "findings-of-the-association-for-computational-linguistics-acl-2024"),
+    ("Findings of the Association for Computational Linguistics: ACL 2024", "findings-acl-2024"),
+    ("Findings of EMNLP 2020", "findings-emnlp-2024"),  # the record's year decides
+    ("Proceedings of the IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR) Workshops",
+     "cvpr-2024-workshops"),
+    ("2024 IEEE International Conference on Machine Learning and Applications (ICMLA)",
+     "2024-ieee-international-conference-on-machine-learning-and-applications-icmla"),
 ])
 def test_a_workshop_or_findings_volume_is_not_the_main_conference(content, container, venue):
     report = run([record(container=container)], content)

@@ -17,6 +17,7 @@ import pytest
 import yaml
 from bibtexparser.middlewares import SeparateCoAuthors, SplitNameParts
 
+from generator.content import hosts
 from generator.outputs.citations import bibtex_keyword
 from generator.outputs import exports
 from generator.build import BuildOptions, build
@@ -333,8 +334,9 @@ def test_each_paper_page_has_meta_tags_matching_its_front_matter(site):
         assert values("citation_conference_title") == [VENUES[fm["venue"]]["full_name"]]
         assert values("citation_publication_date") == [str(VENUES[fm["venue"]]["year"])]
         assert values("citation_abstract_html_url") == [f"{BASE}papers/{slug}/"]
-        links = fm.get("links") or {}  # the pdf link, else the OpenReview forum's PDF, else arXiv's
-        pdf = (links.get("pdf") or links.get("openreview", "").replace("/forum?id=", "/pdf?id=")
+        links = fm.get("links") or {}  # the pdf link, the landing page's by its host, the OpenReview forum's, arXiv's
+        pdf = (links.get("pdf") or hosts.pdf_of(links.get("venue_page", ""))
+               or links.get("openreview", "").replace("/forum?id=", "/pdf?id=")
                or links.get("arxiv", "").replace("/abs/", "/pdf/"))
         assert values("citation_pdf_url") == ([pdf] if pdf else [])
         assert props["og:title"] == plain_text(fm["title"]) and props["og:url"] == f"{BASE}papers/{slug}/"

@@ -18,13 +18,20 @@ _UNESCAPE_COMMANDS = {"\\textless": "<", "\\textgreater": ">", "\\textasciicircu
 _UNESCAPE_SYMBOLS = {"\\&": "&", "\\%": "%"}
 
 
+# Text with none of these holds no LaTeX to unwrap and no dash or "*" to rewrite: most
+# abstracts of an archive, which are then spaced as below without being tokenized (twice).
+_LATEX_SYNTAX = re.compile(r"[\\{}$%~&*`^_#]|--")
+
+
 def bib_text_to_content(raw: str, *, title: bool) -> str:
     """A BibTeX title or abstract as content text (Markdown with LaTeX); see the module docstring."""
-    tokens = tokenize(clean_text(raw).replace("\r\n", "\n").replace("\r", "\n"))
-    groups, _ = match_pairs(tokens, lambda t: t.kind == OPEN, lambda t: t.kind == CLOSE)
-    out: list[str] = []
-    _unwrap(tokens, 0, len(tokens), groups, out)
-    text = _plain_characters("".join(out))
+    text = clean_text(raw).replace("\r\n", "\n").replace("\r", "\n")
+    if _LATEX_SYNTAX.search(text):
+        tokens = tokenize(text)
+        groups, _ = match_pairs(tokens, lambda t: t.kind == OPEN, lambda t: t.kind == CLOSE)
+        out: list[str] = []
+        _unwrap(tokens, 0, len(tokens), groups, out)
+        text = _plain_characters("".join(out))
     if title:
         return " ".join(strip_latex(text).split())
     lines = [strip_latex(line) for line in strip_latex(text).split("\n")]
