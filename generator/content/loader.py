@@ -129,6 +129,10 @@ def read_venues(folder: Path, problems: Problems, *, root: Path | None = None,
         vid = path.stem
         clean, ok = schema.check_fields(fm.data, schema.VENUE_FIELDS, file=label, line_of=fm.line_of,
                                         problems=problems)
+        if vid in schema.RESERVED_VENUE_IDS:
+            problems.add(label, f"{vid!r} cannot be a venue id (papers/{vid}/ holds the list of all papers); "
+                         "rename the file", line=1)
+            ok = False
         if "name" in clean:
             key = clean["name"].casefold()
             if key in names:

@@ -52,7 +52,6 @@ from ..build import content_inputs, theme_sources
 from ..content.loader import abstract_key, read_papers, title_key
 from ..content.model import Catalog, Paper
 from ..content.slugs import is_valid_slug
-from ..derive.urls import paper_page
 from ..derive.views import AuthorRef, PaperView, SiteData, derive, fold_authors
 from ..errors import Problems
 from ..options import BuildOptions, BuildReport, theme_of
@@ -91,7 +90,7 @@ class Snapshot:
         return cls(
             derived=derived, seq=seq,
             position={view.slug: i for i, view in enumerate(site.papers)},
-            authors={author.ref.slug: author.ref for author in site.authors},
+            authors={a.slug: a for view in site.papers for a in view.authors},  # with a page or not
             key_groups={group: tuple(slugs) for group, slugs in groups.items()},
             digits=any(ch.isdigit() for group in groups for ch in group),
             titles={(p.venue, title_key(p.title)): p.slug for p in papers},
@@ -159,6 +158,8 @@ class FastPath:
         if not slugs:
             return SLOW
         papers = [paper for slug in slugs if (paper := self._read(slug, snap)) is not None]
+        if any(paper.venue != snap.derived.site.papers[snap.position[paper.slug]].venue.id for paper in papers):
+            return SLOW  # a paper moved to another venue: its page moves (papers/<venue>/<slug>/)
         views = {p.slug: self._view(p, snap, edits) for p in papers}
         current = {**edits, **views}
         bad = set(slugs) - set(views) | self._duplicates(views, current, snap)
@@ -180,7 +181,7 @@ class FastPath:
         if self._write(pages, seq):
             self.reload()
         if not self.quiet:
-            names = ", ".join(f"/{paper_page(slug)}" for slug in slugs)
+            names = ", ".join(f"/{views[slug].url}" for slug in slugs if slug in views)
             click.echo(f"Updated {names} in {time.perf_counter() - started:.3f}s "
                        f"({time.thread_time() - cpu:.3f}s CPU); rebuilding the rest")
         return FAST
@@ -267,7 +268,7 @@ class FastPath:
         one = replace(whole, papers=edited,
                       related={slug: tuple(map(now, site.related.get(slug, ()))) for slug in views})
         pages = list(itertools.islice(plan_pages(one), 1, 1 + len(edited)))
-        if [(p.template, p.url) for p in pages] != [("paper.html", paper_page(v.slug)) for v in edited]:
+        if [(p.template, p.url) for p in pages] != [("paper.html", v.url) for v in edited]:
             return None
         citations = CitationIndex(replace(whole, papers=self._key_papers(edited, current, snap)))
         globals_ = {**derived.globals, "data": whole, "citations": citations}
