@@ -158,8 +158,6 @@ class FastPath:
         if not slugs:
             return SLOW
         papers = [paper for slug in slugs if (paper := self._read(slug, snap)) is not None]
-        if any(paper.venue != snap.derived.site.papers[snap.position[paper.slug]].venue.id for paper in papers):
-            return SLOW  # a paper moved to another venue: its page moves (papers/<venue>/<slug>/)
         views = {p.slug: self._view(p, snap, edits) for p in papers}
         current = {**edits, **views}
         bad = set(slugs) - set(views) | self._duplicates(views, current, snap)
@@ -403,6 +401,7 @@ class FastPath:
 def _replace_file(target: Path, data: bytes) -> None:
     """Write ``target`` whole or not at all: a temporary file beside it, renamed over it."""
     tmp = target.with_name(f".{target.name}.fast-{os.getpid()}")
+    target.parent.mkdir(parents=True, exist_ok=True)  # a paper moved to a venue: papers/<venue>/<slug>/
     try:
         with open(tmp, "wb") as handle:
             handle.write(data)

@@ -18,7 +18,7 @@ import pytest
 from generator.build import BuildOptions, build
 from generator.derive import urls
 
-from ..conftest import ContentDir, page_search_record, paper_md
+from ..conftest import ContentDir, page_pdf_url, paper_md
 from .conftest import StaticServer, complete_result
 from .test_accessibility import DESKTOP, check_both_themes, goto_and_settle, run_axe
 
@@ -227,7 +227,7 @@ def test_paper_item_js_gives_the_items_it_makes_the_same_first_action(page, serv
         data = {"slug": paper.slug, "title": paper.title_plain, "authors": [],
                 "venue": {"id": paper.venue.id, "name": paper.venue.name, "full": paper.venue.full_name,
                           "year": paper.venue.year}}
-        made = page.evaluate(MAKE, [data, page_search_record(site_dir, paper.slug).get("f")])
+        made = page.evaluate(MAKE, [data, page_pdf_url(site_dir, paper.url)])
         if paper.pdf_url:
             assert made == [pdf_action(paper)]
         else:
