@@ -31,6 +31,7 @@ AUTHORS_SHOWN = 8  # a long author list shows this many, then "+ N more"...
 AUTHORS_HIDDEN_MIN = 3  # ...but only when at least this many would be folded away
 LIST_CONTROLS_MIN = 6  # lists this long or longer get sort and filter controls
 BAR_STEP = 5  # tag chart bars are 0, 5, ..., 100 percent of the largest tag (CSS classes)
+COAUTHORS_SHOWN = 24  # an author page names this many co-authors (the most shared papers first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +170,14 @@ class TagView:
 class AuthorView:
     ref: AuthorRef
     papers: tuple[PaperView, ...]
-    coauthors: tuple[Count, ...]
+    coauthors: tuple[Count, ...]  # most shared papers first
     other_names: tuple[str, ...] = ()  # spellings the papers use other than ``ref.name``, most used first
+
+    @property
+    def coauthors_shown(self) -> tuple[Count, ...]:
+        """The co-authors an author page names: the ``COAUTHORS_SHOWN`` with the most shared
+        papers (a prolific author has hundreds: their page was 140 kB)."""
+        return self.coauthors[:COAUTHORS_SHOWN]
 
 
 @dataclass(frozen=True, slots=True)

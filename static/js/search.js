@@ -334,7 +334,7 @@
       list.querySelectorAll(":scope > a, :scope > span:not(.visually-hidden), :scope > details > a, :scope > details > span")
         .forEach(function (node) {
           record.a.push(node.textContent);
-          record.h.push(node.tagName === "A" ? node.href : null);
+          record.h.push(node.tagName === "A" ? node.getAttribute("href") : null); // as the page writes it
         });
     }
     var badge = doc.querySelector(".paper-meta .badge:not(.badge-venue):not(.badge-provisional)");
@@ -346,11 +346,8 @@
     return record;
   }
 
-  function pageData(html, url) {
+  function pageData(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
-    var baseTag = doc.createElement("base"); // the page's own links resolve against its URL
-    baseTag.href = url;
-    doc.head.appendChild(baseTag);
     var section = doc.querySelector("main .abstract") || doc.querySelector(".abstract");
     var text = "";
     if (section) {
@@ -370,7 +367,7 @@
           if (!response.ok) throw new Error("HTTP " + response.status);
           return response.text();
         })
-        .then(function (html) { return pageData(html, new URL(url, location.href).href); })
+        .then(pageData)
         .catch(function () { pages.delete(slug); return { text: "", record: null, failed: true }; }));
     }
     return pages.get(slug);

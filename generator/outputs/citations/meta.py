@@ -64,10 +64,10 @@ def json_for_script(data: object) -> Markup:
 
 def json_ld(view: PaperView, urls: SiteUrls, location: str | None = None) -> dict[str, object]:
     """schema.org ``ScholarlyArticle`` data of a paper: its URL (``url``, when absolute), title,
-    authors, year, proceedings (with where the venue took place), its pages elsewhere
-    (``sameAs``, the best one to cite first: ``links.BEST_LINK_ORDER``) and PDF. Not the
-    abstract (the page shows it), the tags (``citation_keywords`` and the page's links) nor
-    the language (``<html lang>``)."""
+    authors, year, proceedings (with where the venue took place) and its pages elsewhere
+    (``sameAs``, the best one to cite first: ``links.BEST_LINK_ORDER``). Not the abstract (the
+    page shows it), the tags (``citation_keywords`` and the page's links), the language
+    (``<html lang>``) nor the PDF (``citation_pdf_url``)."""
     page = urls.absolute(paper_page(view.venue.id, view.slug))
     data: dict[str, object] = {
         "@context": "https://schema.org",
@@ -89,8 +89,6 @@ def json_ld(view: PaperView, urls: SiteUrls, location: str | None = None) -> dic
     external = [link.url for link in sorted(view.links, key=lambda link: order.get(link.kind, len(order)))]
     if external:
         data["sameAs"] = external
-    if view.pdf_url:
-        data["encoding"] = {"@type": "MediaObject", "contentUrl": view.pdf_url, "encodingFormat": "application/pdf"}
     return data
 
 
