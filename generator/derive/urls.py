@@ -2,7 +2,7 @@
 
 A *path* is relative to the site root and never starts with "/": ``""`` is the home page,
 the path of a page ends in "/" (it is written as ``<path>index.html``) or names a file
-(``404.html``, ``papers.bib``, ``reading-list/data/0.json``). ``SiteUrls`` turns a path
+(``404.html``, ``papers-2024.bib.gz``, ``reading-list/data/0.json``). ``SiteUrls`` turns a path
 into a URL: the base path and the path (``/catalog/papers/x/``) for links within the
 site, or the absolute URL (``https://host/catalog/papers/x/``) when ``base_url`` is one;
 feeds, sitemaps and metadata need those.

@@ -477,7 +477,7 @@ def test_cite_section_copy_button_copies_the_bibtex(bundled_site):
         pytest.skip("Chromium not installed (apt-get install chromium)")
     server = StaticServer(bundled_site)
     try:
-        result = run_in_browser(server.url("/papers/lets-verify-step-by-step/"), server.url("/")[:-1])
+        result = run_in_browser(server.url("/papers/iclr-2024/lets-verify-step-by-step/"), server.url("/")[:-1])
     finally:
         server.close()
     assert "exception" not in result, result.get("exception")

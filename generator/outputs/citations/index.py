@@ -54,7 +54,7 @@ class Citation:
 
     @property
     def bibtex_full(self) -> str:
-        """The entry of ``papers.bib``: with abstract, keywords and every link."""
+        """The entry of the catalog's yearly ``papers-<year>.bib.gz``: with abstract, keywords and every link."""
         return self._entry(self._full_fields())
 
     def bibtex_both(self) -> tuple[str, str]:
