@@ -5,7 +5,7 @@ static files with the catalog's own overrides, the generator, the base URL) have
 fingerprint the output's manifest records, over an output nobody touched since, returns at
 once. When only static files changed, ``pipeline.refresh_static`` copies them and keeps
 every other file of the output. Otherwise ``pipeline.generate``: read and validate content → catalog → derived data →
-citations → search index, exports (BibTeX, RIS, feeds, sitemap, papers.json) and pages,
+citations → search index, exports (BibTeX, feeds, sitemap, the yearly catalog files and papers.json) and pages,
 rendered by worker processes on a large site → write atomically. Nothing is written until
 the content has been read and checked in full; the output folder changes only once every
 file was written, and then only the files that changed.

@@ -18,7 +18,9 @@ from .cache import BuildCache, cache_used, generator_version
 from .outputs.assets import served
 from .outputs.citations import CitationIndex
 from .content.model import Catalog
+from .derive.urls import PAPERS
 from .derive.views import SiteData, derive
+from .outputs.catalog import catalog_exports, catalog_files
 from .outputs.exports import iter_exports
 from .outputs.exports import notes as export_notes
 from .content.loader import load_catalog
@@ -140,15 +142,31 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
             return 0
         return task
 
+    # The first page of all papers lists the catalog's files with their sizes: it is rendered
+    # once they are written, by the task that writes them.
+    listing = [page for page in pages if page.url == PAPERS]
+    rest = [page for page in pages if page.url != PAPERS]
+
+    def exports(out: SiteWriter) -> int:
+        for path, text in iter_exports(site, citations):
+            out.write_text(path, text)
+        sizes = {}
+        for path, data in catalog_exports(site, citations):
+            out.write_bytes(path, data)
+            sizes[path] = len(data)
+        globals_["catalog_files"] = catalog_files(site, sizes)
+        return render_pages(listing)(out)
+
     jobs = options.jobs if options.jobs is not None else default_jobs(total)
     with frozen_heap(), atomic_output(options.output, fingerprint=inputs.token) as out:
-        tasks: list[Task] = [write_files(lambda: build_search(site).items()),
-                             write_files(lambda: iter_exports(site, citations))]
+        tasks: list[Task] = [write_files(lambda: build_search(site).items()), exports]
         if derived is reuse and output_content == inputs.content:
             page_paths = {page.output_path for page in pages}
             if out.keep_previous(lambda path: path not in page_paths and not path.startswith(STATIC + "/")):
-                tasks = []  # the search files and exports of the same content, as they are
-        tasks += [render_pages(pages[i:i + PAGES_PER_TASK]) for i in range(0, total, PAGES_PER_TASK)]
+                # the search files and exports of the same content, as they are
+                globals_["catalog_files"] = catalog_files(site, {path: r.size for path, r in out.previous.items()})
+                tasks = [render_pages(listing)]
+        tasks += [render_pages(rest[i:i + PAGES_PER_TASK]) for i in range(0, len(rest), PAGES_PER_TASK)]
         run_tasks(tasks, out, jobs, progress)
         copy_static(out, sources)
         lap("search, exports, render and write")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import atexit
 import hashlib
+import html
 import inspect
 import json
 import os
@@ -129,13 +130,13 @@ def record_slug(record: dict) -> str:
     return record["s"] if "s" in record else title_slug(record["t"])
 
 
-def page_search_record(site: Path, slug: str) -> dict:
-    """The search record a paper's page carries (search.shards.page_record: what a search
-    result shows once the page is fetched), parsed from ``site``'s page of ``slug``."""
-    text = (site / "papers" / slug / "index.html").read_text(encoding="utf-8")
-    found = re.findall(r'<script type="application/json" id="search-record">(.*?)</script>', text, re.S)
-    assert len(found) == 1, slug
-    return json.loads(found[0])
+def page_pdf_url(site: Path, url: str) -> str | None:
+    """The PDF a paper's page names (its citation_pdf_url, which a search result that fetched
+    the page offers: static/js/search.js), from ``site``'s page at ``url`` (a view's ``url``)."""
+    text = (site / url / "index.html").read_text(encoding="utf-8")
+    found = re.findall(r'<meta name="citation_pdf_url" content="([^"]*)">', text)
+    assert len(found) <= 1, url
+    return html.unescape(found[0]) if found else None
 
 
 class ContentDir:

@@ -40,7 +40,7 @@ def test_build_then_check(content, tmp_path):
     out = tmp_path / "site"
     result = run("build", "--content", str(content.root), "--output", str(out))
     assert result.exit_code == 0, result.output
-    assert "Built" in result.output and (out / "papers" / "a-paper-on-graphs" / "index.html").is_file()
+    assert "Built" in result.output and (out / "papers" / "test-2024" / "a-paper-on-graphs" / "index.html").is_file()
     result = run("check", "--content", str(content.root))
     assert result.exit_code == 0 and "OK: 2 papers, 1 venues" in result.output
 
@@ -224,7 +224,7 @@ def test_serve_rebuilds_on_change_and_survives_a_bad_edit(content, tmp_path):
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
     )
     output = Output(proc.stdout)
-    page = f"http://127.0.0.1:{port}/papers/a-paper-on-graphs/"
+    page = f"http://127.0.0.1:{port}/papers/test-2024/a-paper-on-graphs/"
     try:
         assert "A Paper on Graphs" in wait_for(lambda: fetch(page))
         # Several quick saves: one rebuild, showing the last one.

@@ -175,11 +175,11 @@ def test_a_fresh_virtualenv_starts_builds_and_serves_a_catalog(tmp_path, wheel):
     assert len(papers) > 10
     assert "Built " in run("build", cwd=catalog)
     site = catalog / "site"
-    assert all((site / "papers" / slug / "index.html").is_file() for slug in papers)
+    assert all(len(list((site / "papers").glob(f"*/{slug}/index.html"))) == 1 for slug in papers)  # in its venue's folder
     documents = [record_slug(r) for p in (site / "search" / "docs").glob("*.json")
                  for r in json.loads(p.read_text(encoding="utf-8"))]
     assert sorted(documents) == papers  # every paper is in the search index
-    assert (site / "index.html").is_file() and (site / "papers" / STARTER_PAPER / "index.html").is_file()
+    assert (site / "index.html").is_file() and (site / "papers" / "iclr-2024" / STARTER_PAPER / "index.html").is_file()
     assert (site / "search" / "meta.json").is_file() and list((site / "search").glob("terms/*.json"))
     assert (site / "static" / "vendor" / "lunr.min.js").read_bytes() == LUNR_JS.read_bytes()
     theme_css = (REPO / "static" / "css" / "site.css").read_bytes()  # the wheel's theme, minified as served
@@ -189,7 +189,7 @@ def test_a_fresh_virtualenv_starts_builds_and_serves_a_catalog(tmp_path, wheel):
     server = subprocess.Popen([papershelf, "build", "--serve", "--port", str(port)], cwd=catalog, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        page = wait_for(lambda: fetch(f"http://127.0.0.1:{port}/papers/{STARTER_PAPER}/"))
+        page = wait_for(lambda: fetch(f"http://127.0.0.1:{port}/papers/iclr-2024/{STARTER_PAPER}/"))
         assert "Statistically Optimal" in page
         assert "lunr" in fetch(f"http://127.0.0.1:{port}/static/vendor/lunr.min.js")
     finally:

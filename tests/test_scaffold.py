@@ -53,7 +53,7 @@ def test_new_writes_a_catalog_that_builds_with_the_defaults(tmp_path):
     for page in ("index.html", "404.html", "papers/index.html", "search/index.html", "search/docs/0.json",
                  "static/vendor/lunr.min.js", "venues/iclr-2024/index.html", "tags/optimization/index.html"):
         assert (site / page).is_file(), page
-    paper = next((site / "papers").glob("*/index.html")).read_text(encoding="utf-8")
+    paper = next((site / "papers").glob("*/*/index.html")).read_text(encoding="utf-8")
     assert "Statistically Optimal" in paper and "<math" in paper  # $K$ as MathML
 
 

@@ -41,8 +41,6 @@ from .slugs import RESERVED, is_valid_slug
 from .people import FILE, parse_people, same_person_twice, spelling_owners
 from .taxonomy import parse_taxonomy
 
-# Venue ids that would collide with a page of the site: the all-papers list's papers/page/<n>/.
-RESERVED_VENUE_IDS = frozenset({"page"})
 MAX_FILE_BYTES = 1_000_000  # an abstract is about 2 kB; this bounds memory and rendering time
 
 
@@ -130,9 +128,9 @@ def read_venues(folder: Path, problems: Problems, *, root: Path | None = None,
         return venues
     for path, label, fm in _read_markdown_folder(folder, "venues", problems, root, failed=broken):
         vid = path.stem
-        if vid in RESERVED_VENUE_IDS:
+        if vid in schema.RESERVED_VENUE_IDS:
             problems.add(label, f"{vid!r} cannot be a venue id: papers/{vid}/ is taken by the pages of the list "
-                                "of all papers; rename the file (and the papers' venue)")
+                                "of all papers; rename the file (and the papers' venue)", line=1)
             broken.add(vid)
             continue
         clean, ok = schema.check_fields(fm.data, schema.VENUE_FIELDS, file=label, line_of=fm.line_of,

@@ -33,6 +33,7 @@ class SiteConfig:
     base_url: str = "/"  # always ends with "/"; absolute URL or path
     language: str = "en"
     owner: str = ""
+    author_page_min_papers: int = 2  # authors with fewer papers get no page of their own (1: everyone)
 
 
 @dataclass(frozen=True, slots=True)

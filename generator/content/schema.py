@@ -416,13 +416,27 @@ def language(value: Any) -> str:
     return value
 
 
+def page_threshold(value: Any) -> int:
+    """A whole number of papers, 1 or more (TOML integers only: not 2.0, not "2", not true)."""
+    if type(value) is not int or value < 1:
+        found = f"found {value}" if type(value) is int else _found(value)
+        raise Invalid(f"expected a whole number of papers, 1 or more, {found}")
+    return value
+
+
 SITE_FIELDS = (
     Field("title", line_text, required=True, doc="The site's name, shown in every page header."),
     Field("description", optional_text, default="", doc="One or two sentences for the home page and meta tags."),
     Field("base_url", base_url, default="/", doc="Where the site lives: '/', '/catalog/' or 'https://host/path/'."),
     Field("language", language, default="en", doc="Language tag for <html lang>."),
     Field("owner", optional_text, default="", doc="Who curates the catalog (footer)."),
+    Field("author_page_min_papers", page_threshold, default=2,
+          doc="Authors with at least this many papers get a page of their own (1: everyone)."),
 )
+
+# Ids no venue may have: a paper's page is papers/<venue>/<slug>/, and papers/page/<n>/ are
+# the pages of the list of all papers (issue 25).
+RESERVED_VENUE_IDS = frozenset({"page"})
 
 VENUE_FIELDS = (
     Field("name", line_text, required=True, doc="Short name, e.g. 'ICLR 2024'."),

@@ -2,7 +2,7 @@
 
 A *path* is relative to the site root and never starts with "/": ``""`` is the home page,
 the path of a page ends in "/" (it is written as ``<path>index.html``) or names a file
-(``404.html``, ``papers.bib``, ``reading-list/data/0.json``). ``SiteUrls`` turns a path
+(``404.html``, ``papers-2024.bib.gz``, ``reading-list/data/0.json``). ``SiteUrls`` turns a path
 into a URL: the base path and the path (``/catalog/papers/x/``) for links within the
 site, or the absolute URL (``https://host/catalog/papers/x/``) when ``base_url`` is one;
 feeds, sitemaps and metadata need those.
@@ -11,21 +11,32 @@ feeds, sitemaps and metadata need those.
 ``""``                               the home page
 ``papers/``  ``venues/``  ``tags/``  the lists of all papers, venues, tags, authors
 ``authors/``
-``papers/<slug>/``                   a paper (``paper_page``)
+``papers/<venue>/<slug>/``           a paper (``paper_page``), in its venue's folder
 ``venues/<id>/``                     a venue (``venue_page``)
 ``tags/<id>/``                       a tag (``tag_page``)
-``authors/<slug>/``                  an author (``author_page``)
+``authors/<bb>/<slug>/``             an author with a page (``author_page``; ``<bb>``: ``author_bucket``)
 ``topics/``, ``topics/<id>/``        the topics found in the catalog, a topic (``topic_page``)
 ``trends/``                          papers, tags and topics by year
 ``<list>page/<n>/``                  page n > 1 of a paper list (``list_page``)
 ``reading-list/``, ``search/``       the reading list (data in ``reading-list/data/<n>.json``), search
 ``404.html``                         the page for missing pages
-``venues/<id>/<id>.bib``             a venue's BibTeX, ``tags/<id>/<id>.bib`` a tag's
+``venues/<id>/<id>.bib``             a venue's BibTeX
 ``venues/<id>/feed.xml``             a venue's Atom feed, ``tags/<id>/feed.xml`` a tag's
-``papers.bib``, ``feed.xml``         the catalog's BibTeX and Atom feed
-``papers.json``, ``sitemap.xml``,    the catalog as data, the sitemap (``sitemap-<n>.xml``
+``papers-<year>.bib.gz``             the catalog's BibTeX (``catalog_bib``) and data
+``papers-<year>.json.gz``            (``catalog_json``), a file a year, gzip
+``papers.json``                      the catalog's index: site, venues, tags, the files above
+``feed.xml``, ``sitemap.xml``,       the catalog's Atom feed, the sitemap (``sitemap-<n>.xml``
 ``robots.txt``                       past 50,000 URLs), robots.txt
 ===================================  ==============================================
+
+**No folder grows past ~10,000 entries** (Netlify refuses a deploy with a folder of more
+than 54,000), and no URL moves as the catalog grows: a paper's page is in its venue's
+folder (a venue holds thousands of papers, not a catalog's hundred thousand); an author's
+in a bucket named by the first two letters or digits of their slug (``author_bucket``: at
+most 37² buckets, a few thousand authors each at 100,000 papers); the whole catalog's
+exports are a file per year, always (one gzip file passes Cloudflare's 25 MiB at ~100,000
+papers, and a URL must not depend on a size). ``page`` is not a venue id: ``papers/page/<n>/``
+are the pages of the list of all papers (``content.schema.RESERVED_VENUE_IDS``).
 
 Links to other sites are made here too: a paper's PDF derived from its landing page (by the host table,
 ``content.hosts``), OpenReview or arXiv link (``pdf_url``), a title search for a paper without one (``scholar_search``), a person's
@@ -60,8 +71,9 @@ TOPICS = "topics/"
 TRENDS = "trends/"
 
 
-def paper_page(slug: str) -> str:
-    return f"{PAPERS}{slug}/"
+def paper_page(venue_id: str, slug: str) -> str:
+    """A paper's page, in its venue's folder (slugs are unique in the whole catalog)."""
+    return f"{PAPERS}{venue_id}/{slug}/"
 
 
 def venue_page(venue_id: str) -> str:
@@ -72,8 +84,32 @@ def tag_page(tag_id: str) -> str:
     return f"{TAGS}{tag_id}/"
 
 
+BUCKET_PAD = "_"  # pads the bucket of a one-character slug: never a character of a slug
+
+
+def author_bucket(slug: str) -> str:
+    """The folder of an author's page under ``authors/``: the first two letters or digits of
+    the slug, hyphens skipped (``"li-wei"`` -> ``"li"``, ``"a-b-c"`` -> ``"ab"``), padded with
+    ``_`` for a one-character slug (``"x"`` -> ``"x_"``). Always two characters, so a bucket
+    is never a one-character page of the authors' index nor its ``page/`` folder."""
+    return (slug.replace("-", "")[:2] + BUCKET_PAD * 2)[:2]
+
+
+def author_path(slug: str) -> str:
+    """Where an author's page is below ``authors/``: ``<bucket>/<slug>`` (what the reading
+    list's data gives the page's JavaScript, which fills ``author_page_at("{path}")``)."""
+    return f"{author_bucket(slug)}/{slug}"
+
+
+def author_page_at(path: str) -> str:
+    """The page of the author at ``path`` (``author_path``) below ``authors/``."""
+    return f"{AUTHORS}{path}/"
+
+
 def author_page(slug: str) -> str:
-    return f"{AUTHORS}{slug}/"
+    """An author's page: ``authors/<bucket>/<slug>/``. Only people with at least
+    ``author_page_min_papers`` papers have one (``derive.views.AuthorRef.url``)."""
+    return author_page_at(author_path(slug))
 
 
 def topic_page(topic_id: str) -> str:
@@ -115,19 +151,24 @@ def section(url: str) -> str:
 # ---------------------------------------------------------------------------------------
 
 FEED = "feed.xml"  # an Atom feed, in the folder of what it follows
-CATALOG_BIB = "papers.bib"
 CATALOG_FEED = FEED
-PAPERS_JSON = "papers.json"
+PAPERS_JSON = "papers.json"  # the index of the catalog's data: site, venues, tags, the yearly files
+
+
+def catalog_bib(year: int) -> str:
+    """The full BibTeX of the papers of one year's venues, gzip."""
+    return f"papers-{year}.bib.gz"
+
+
+def catalog_json(year: int) -> str:
+    """The papers of one year's venues as data (``papers.json``'s records), gzip."""
+    return f"papers-{year}.json.gz"
 SITEMAP = "sitemap.xml"
 ROBOTS = "robots.txt"
 
 
 def venue_bib_path(venue_id: str) -> str:
     return f"{venue_page(venue_id)}{venue_id}.bib"
-
-
-def tag_bib_path(tag_id: str) -> str:
-    return f"{tag_page(tag_id)}{tag_id}.bib"
 
 
 def venue_feed_path(venue_id: str) -> str:

@@ -23,7 +23,7 @@ from .related import inputs_digest, related_indices
 from .topics import TopicData, site_topics
 from .trends import Trends, site_trends
 from .people import Profile, author_slugs, profile, spellings_of, unmatched_people
-from .urls import SCHOLAR_NAME, SCHOLAR_SEARCH, author_page, paper_page, scholar_search, tag_page, venue_page
+from .urls import SCHOLAR_NAME, SCHOLAR_SEARCH, author_page, author_path, paper_page, scholar_search, tag_page, venue_page
 from .urls import pdf_url as derived_pdf_url
 from ..text import TextFallback, collect_fallbacks, excerpt, plain_text, render_abstract, render_title
 from ..text.fallbacks import strict
@@ -33,6 +33,7 @@ AUTHORS_SHOWN = 8  # a long author list shows this many, then "+ N more"...
 AUTHORS_HIDDEN_MIN = 3  # ...but only when at least this many would be folded away
 LIST_CONTROLS_MIN = 6  # lists this long or longer get sort and filter controls
 BAR_STEP = 5  # tag chart bars are 0, 5, ..., 100 percent of the largest tag (CSS classes)
+COAUTHORS_SHOWN = 24  # an author page names this many co-authors (the most shared papers first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +41,28 @@ class AuthorRef:
     name: str
     slug: str
     profile: Profile | None = None  # when authors.toml describes the person
+    # Whether the person has a page here: at least ``author_page_min_papers`` papers (site.toml).
+    # A page that only repeats the paper the reader came from is a dead end (issue 25).
+    has_page: bool = True
 
     @property
-    def url(self) -> str:
-        return author_page(self.slug)
+    def url(self) -> str | None:
+        """The person's page here, None without one (their name is then plain text, or a link
+        to ``elsewhere``)."""
+        return author_page(self.slug) if self.has_page else None
+
+    @property
+    def path(self) -> str | None:
+        """Where the page is below ``authors/`` (``urls.author_path``), None without one."""
+        return author_path(self.slug) if self.has_page else None
+
+    @property
+    def elsewhere(self) -> str | None:
+        """The person's own page (homepage, else ORCID record, from authors.toml) for a name
+        without a page here; None otherwise."""
+        if self.has_page or self.profile is None:
+            return None
+        return self.profile.homepage or self.profile.orcid_url
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +119,7 @@ class PaperView:
 
     @property
     def url(self) -> str:
-        return paper_page(self.slug)
+        return paper_page(self.venue.id, self.slug)
 
     @property
     def tag_ids(self) -> str:
@@ -153,8 +172,14 @@ class TagView:
 class AuthorView:
     ref: AuthorRef
     papers: tuple[PaperView, ...]
-    coauthors: tuple[Count, ...]
+    coauthors: tuple[Count, ...]  # most shared papers first
     other_names: tuple[str, ...] = ()  # spellings the papers use other than ``ref.name``, most used first
+
+    @property
+    def coauthors_shown(self) -> tuple[Count, ...]:
+        """The co-authors an author page names: the ``COAUTHORS_SHOWN`` with the most shared
+        papers (a prolific author has hundreds: their page was 140 kB)."""
+        return self.coauthors[:COAUTHORS_SHOWN]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +189,7 @@ class SiteData:
     venues: tuple[VenueView, ...]  # newest first
     tags: tuple[TagView, ...]  # taxonomy order
     tags_by_count: tuple[TagView, ...]  # most papers first
-    authors: tuple[AuthorView, ...]  # by family name
+    authors: tuple[AuthorView, ...]  # the people with a page (AuthorRef.has_page), by family name
     recent: tuple[PaperView, ...]
     provisional_count: int
     related: Mapping[str, tuple[PaperView, ...]] = field(default_factory=dict)  # slug -> most similar
@@ -173,6 +198,7 @@ class SiteData:
     warnings: tuple[str, ...] = ()
     topics: TopicData | None = None  # topics found in the texts (``topics.py``); None: too few papers
     trends: Trends | None = None  # papers, tags and topics by year (``trends.py``)
+    author_count: int = 0  # every author, with a page or not
 
     @property
     def find_pattern(self) -> str:
@@ -217,7 +243,7 @@ def derive(catalog: Catalog) -> SiteData:
     tag_refs = {t.id: _tag_ref(t) for t in catalog.tags.values()}
     keys, people = author_slugs(catalog.papers, catalog.people)
     spellings = spellings_of(catalog.papers, keys)
-    author_refs = _author_refs(spellings, people)
+    author_refs = _author_refs(spellings, people, catalog.site.author_page_min_papers)
 
     views, notes = _paper_views(catalog, venue_refs, tag_refs, author_refs, keys)
 
@@ -264,7 +290,7 @@ def derive(catalog: Catalog) -> SiteData:
                     coauthors=_ref_counts(chain(p.authors for p in by_author[ref.slug]), exclude=ref),
                     other_names=tuple(name for name, _ in spellings[ref.slug].most_common() if name != ref.name),
                 )
-                for ref in author_refs.values()
+                for ref in author_refs.values() if ref.has_page
             ),
             key=lambda a: (_family_key(a.ref.name), a.ref.slug),
         )
@@ -283,6 +309,7 @@ def derive(catalog: Catalog) -> SiteData:
         warnings=tuple(notes) + unmatched_people(people, author_refs),
         topics=topics,
         trends=site_trends(views, tags, topics.topics if topics else None),
+        author_count=len(author_refs),
     )
 
 
@@ -407,14 +434,17 @@ def _bar(count: int, largest: int) -> int:
     return min(100, -(-count * 100 // (largest * BAR_STEP)) * BAR_STEP)
 
 
-def _author_refs(spellings: Mapping[str, Counter[str]], people: Mapping[str, Person]) -> dict[str, AuthorRef]:
+def _author_refs(spellings: Mapping[str, Counter[str]], people: Mapping[str, Person],
+                 min_papers: int = 1) -> dict[str, AuthorRef]:
     """One ref per author: a person of authors.toml under their name there, anyone else under
-    the most frequent spelling (ties: first met)."""
+    the most frequent spelling (ties: first met); with a page when they have ``min_papers``
+    papers (a paper names a person once: their spellings count their papers)."""
     refs = {}
     for key, names in spellings.items():
         person = people.get(key)
-        refs[key] = (AuthorRef(person.name, key, profile(person)) if person
-                     else AuthorRef(names.most_common(1)[0][0], key))
+        page = sum(names.values()) >= min_papers
+        refs[key] = (AuthorRef(person.name, key, profile(person), page) if person
+                     else AuthorRef(names.most_common(1)[0][0], key, None, page))
     return refs
 
 

@@ -1,14 +1,12 @@
-"""Site-wide exports: bulk BibTeX, Atom feeds, sitemap, robots.txt, papers.json.
+"""Site-wide exports: venues' BibTeX, Atom feeds, sitemap, robots.txt; the whole catalog's
+BibTeX and data are ``catalog``'s (a file a year, gzip, and ``papers.json``).
 
-``iter_exports(site, citations)`` yields every file as ``(path, text)`` (paths relative to
-the site root), which the build writes as they come; ``build_exports`` collects them into a
-dict. Nothing here writes files.
+``iter_exports(site, citations)`` yields these files as ``(path, text)`` (paths relative to
+the site root), which the build writes as they come; ``build_exports`` collects them and the
+catalog's into a dict. Nothing here writes files.
 
 =================================  ===================================================
-``papers.bib``                     every paper (full entries: abstract, keywords, links)
 ``venues/<id>/<id>.bib``           the papers of a venue (the entries their pages show)
-``tags/<id>/<id>.bib``             the papers of a tag (the entries their pages show)
-``papers.json``                    the catalog as data (see ``papers_json``)
 ``robots.txt``                     allows everything; names the sitemap when there is one
 ``feed.xml``                       Atom feed of the whole catalog        (absolute base only)
 ``venues/<id>/feed.xml``           Atom feed of a venue                   (absolute base only)
@@ -20,10 +18,12 @@ Sitemaps and feeds are read by programs that fetch them on their own, so every U
 them must be absolute: they are written only when ``base_url`` is an absolute URL
 (``https://host/path/``); with a path such as ``/`` the build says so (``notes``).
 
-Each paper's own BibTeX and RIS are in its page (the Cite section, which saves them as
-files in the browser); there is no file per paper. Only ``papers.bib`` carries the full
-entries (it round-trips through ``papershelf import bibtex``): a paper is on one venue and
-a few tags, and repeating its abstract in each list's file would double the site.
+Each paper's own BibTeX is in its page (the Cite section, which saves it and the RIS it
+makes as files in the browser); there is no file per paper. Only the catalog's yearly files
+carry the full entries (they round-trip through ``papershelf import bibtex``); a venue's
+file holds its papers' citation entries, plain (a reader's import of one proceedings). A
+tag has no file of its own: its papers are in their venues' files and in the catalog's,
+whose ``keywords`` name their tags (issue 25: one copy of each entry, not three).
 
 Builds are deterministic: a feed's ``updated`` is the date of its newest paper (its
 ``added`` date, else 1 January of its venue's year), never the time of the build.
@@ -32,21 +32,19 @@ Builds are deterministic: a feed's ``updated`` is the date of its newest paper (
 from __future__ import annotations
 
 import datetime
-import json
-import json.encoder
 import re
 import xml.etree.ElementTree as ET
 from xml.sax.saxutils import escape as xml_escape  # & < > as ElementTree escapes text
-from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Iterable, Iterator, Sequence
 
 from .. import __version__
+from .catalog import CatalogFile, catalog_exports, size_label
 from .citations import CitationIndex, paper_date, text_as_shown
 from ..derive.views import PaperView, SiteData, TagView, VenueView
 from .pages import Page, plan_pages
-from ..derive.urls import (CATALOG_BIB, CATALOG_FEED, HOME, PAPERS, PAPERS_JSON, ROBOTS, SITEMAP, TAGS, SiteUrls,
-                   author_page, in_list, is_folder, paper_page, sitemap_part, tag_bib_path, tag_feed_path, tag_page,
-                   venue_bib_path, venue_feed_path, venue_page)
+from ..derive.urls import (CATALOG_FEED, HOME, PAPERS, PAPERS_JSON, ROBOTS, SITEMAP, TAGS, SiteUrls, in_list,
+                   is_folder, sitemap_part, tag_feed_path, tag_page, venue_bib_path, venue_feed_path, venue_page)
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -54,9 +52,6 @@ XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 FEED_LIMIT = 20  # entries per feed: the newest papers (a reader polls a feed for what is new)
 SITEMAP_LIMIT = 50_000  # URLs per sitemap file (the protocol's limit)
-
-JSON_FORMAT = "papershelf-catalog"
-JSON_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -74,26 +69,17 @@ class ExportLink:
 # ---------------------------------------------------------------------------------------
 
 
-def build_exports(site: SiteData, citations: CitationIndex) -> dict[str, str]:
-    """Every export file of the site, ``{path relative to the site root: text}``."""
-    return dict(iter_exports(site, citations))
+def build_exports(site: SiteData, citations: CitationIndex) -> dict[str, str | bytes]:
+    """Every export file of the site, ``{path relative to the site root: text or bytes}``
+    (the catalog's gzip files and ``papers.json`` as bytes)."""
+    return {**dict(iter_exports(site, citations)), **dict(catalog_exports(site, citations))}
 
 
 def iter_exports(site: SiteData, citations: CitationIndex) -> Iterator[tuple[str, str]]:
-    """Every export file of the site as (path relative to the site root, text), one at a time:
-    the build writes each as it comes, so the ~200 MB of a 10,000-paper catalog's exports are
-    never all in memory at once."""
-    entries, full = {}, {}  # each paper's entry as its page shows it, and with everything
-    for view in site.papers:
-        entries[view.slug], full[view.slug] = citations.for_paper(view).bibtex_both()
-    yield CATALOG_BIB, bulk_bibtex(site.papers, citations, full)
-    del full
+    """The exports but the catalog's (``catalog.catalog_exports``) as (path relative to the
+    site root, text), one at a time: the build writes each as it comes."""
     for venue in site.venues:
-        yield venue_bib_path(venue.ref.id), bulk_bibtex(venue.papers, citations, entries)
-    for tag in site.tags:
-        yield tag_bib_path(tag.ref.id), bulk_bibtex(tag.papers, citations, entries)
-    del entries
-    yield PAPERS_JSON, papers_json(site, citations)
+        yield venue_bib_path(venue.ref.id), bulk_bibtex(venue.papers, citations)
     if citations.absolute:
         yield from feeds(site, citations).items()
         yield from sitemaps(site, citations.urls).items()
@@ -117,99 +103,11 @@ def notes(citations: CitationIndex) -> list[str]:
 # ---------------------------------------------------------------------------------------
 
 
-def bulk_bibtex(views: Iterable[PaperView], citations: CitationIndex, entries: Mapping[str, str]) -> str:
-    """The ``entries`` (made by slug) of ``views``, ordered by key (an empty string for no
-    papers)."""
+def bulk_bibtex(views: Iterable[PaperView], citations: CitationIndex) -> str:
+    """The citation entries (``Citation.bibtex``, as the pages show them) of ``views``,
+    ordered by key (an empty string for no papers)."""
     pairs = sorted(((citations.for_paper(v).key, v) for v in views), key=lambda kv: kv[0])
-    return "\n".join(entries[v.slug] for _, v in pairs)
-
-
-# ---------------------------------------------------------------------------------------
-# papers.json
-# ---------------------------------------------------------------------------------------
-
-
-def papers_json(site: SiteData, citations: CitationIndex) -> str:
-    """The catalog as data; every field is described in docs/metadata.md."""
-    urls = citations.urls
-    config = site.catalog.site
-    data = {
-        "format": JSON_FORMAT,
-        "version": JSON_VERSION,
-        "generator": f"Papershelf {__version__}",
-        "site": {
-            "title": config.title,
-            "description": config.description,
-            "base_url": config.base_url,
-            "language": config.language,
-            "owner": config.owner,
-            "url": urls.best(HOME),
-        },
-        "venues": [
-            {
-                "id": v.ref.id,
-                "name": v.venue.name,
-                "full_name": v.venue.full_name,
-                "year": v.venue.year,
-                "url": v.venue.url,
-                "location": v.venue.location,
-                "dates": v.venue.dates,
-                "description": v.venue.description,
-                "page": urls.best(venue_page(v.ref.id)),
-                "bibtex": urls.best(venue_bib_path(v.ref.id)),
-                "papers": len(v.papers),
-            }
-            for v in site.venues
-        ],
-        "tags": [
-            {
-                "id": t.ref.id,
-                "name": t.ref.name,
-                "description": t.ref.description,
-                "page": urls.best(tag_page(t.ref.id)),
-                "bibtex": urls.best(tag_bib_path(t.ref.id)),
-                "papers": len(t.papers),
-            }
-            for t in site.tags
-        ],
-    }
-    papers = [_paper_record(v, citations) for v in sorted(site.papers, key=lambda v: v.slug)]
-    return _paper_lines_json(data, papers)
-
-
-def _paper_lines_json(head: dict[str, object], papers: list[dict[str, object]]) -> str:
-    """``head`` with a last key ``"papers"`` holding ``papers``, as compact JSON (no
-    indentation: it was a third of the file) with each paper on a line of its own, so the
-    file still reads and diffs a paper at a time."""
-    text = _COMPACT.encode(head)[:-1]  # without its closing brace
-    lines = ",\n".join(_COMPACT.encode(p) for p in papers)
-    return text + (',"papers":[\n' + lines + "\n]}\n" if papers else ',"papers":[]}\n')
-
-
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-
-
-def _paper_record(view: PaperView, citations: CitationIndex) -> dict[str, object]:
-    paper = view.paper
-    citation = citations.for_paper(view)
-    # Every front-matter field as written, where the paper's file is and its BibTeX key. Not
-    # here, since they follow from what is (some were another copy of the paper's text):
-    # plain-text title and abstract, the year (the venue's), the page (``site.url`` +
-    # ``papers/<slug>/``).
-    return {
-        "slug": paper.slug,
-        "title": paper.title,
-        "authors": list(paper.authors),
-        "venue": paper.venue,
-        "tags": list(paper.tags),
-        "presentation": paper.presentation,
-        "links": {link.kind: link.url for link in paper.links},
-        "provisional": paper.provisional,
-        "added": paper.added.isoformat() if paper.added else None,
-        "abstract": paper.abstract,
-        "source": paper.source,
-        "bibtex_key": citation.key,
-    }
+    return "\n".join(citations.for_paper(v).bibtex for _, v in pairs)
 
 
 # ---------------------------------------------------------------------------------------
@@ -326,7 +224,7 @@ def atom_feed(site: SiteData, citations: CitationIndex, *, title: str, subtitle:
 
 def _entry(view: PaperView, citations: CitationIndex) -> ET.Element:
     urls = citations.urls
-    page = urls.absolute(paper_page(view.slug)) or ""
+    page = urls.absolute(view.url) or ""
     entry = ET.Element("entry")
     _sub(entry, "id", page)
     _sub(entry, "title", text_as_shown(view.paper.title), type="text")
@@ -337,7 +235,9 @@ def _entry(view: PaperView, citations: CitationIndex) -> ET.Element:
     for name, ref in zip(view.paper.authors, view.authors):
         author = _sub(entry, "author")
         _sub(author, "name", name)
-        _sub(author, "uri", urls.absolute(author_page(ref.slug)) or "")
+        uri = urls.absolute(ref.url) if ref.url else ref.elsewhere  # their page here, else their own
+        if uri:
+            _sub(author, "uri", uri)
     for tag in view.tags:
         _sub(entry, "category", term=tag.id, label=tag.name, scheme=urls.absolute(TAGS) or "")
     for link in view.links:
@@ -434,10 +334,14 @@ def page_feeds(page: Page, citations: CitationIndex) -> tuple[ExportLink, ...]:
     return tuple(links)
 
 
-def page_downloads(page: Page, citations: CitationIndex) -> tuple[ExportLink, ...]:
-    """Download links of a venue, tag or all-papers page: BibTeX, Atom feed, JSON."""
+def page_downloads(page: Page, citations: CitationIndex, files: Sequence[CatalogFile] = ()) -> tuple[ExportLink, ...]:
+    """Download links of a venue, tag or all-papers page: BibTeX, Atom feed, data. The first
+    page of all papers lists the catalog's yearly files (``files``: ``catalog.CatalogFile``,
+    with their sizes), the other pages of the list and a tag's page link there."""
     collection = _collection(page)
     links: list[ExportLink] = []
+    whole = ExportLink("BibTeX and data of the whole catalog (gzip, a file a year)", f"{PAPERS}#downloads",
+                       "text/html", False)
     if isinstance(collection, VenueView):
         n, name, ident = len(collection.papers), collection.ref.name, collection.ref.id
         links.append(ExportLink(f"BibTeX for {name} ({_entries(n)})", venue_bib_path(ident), "application/x-bibtex",
@@ -445,19 +349,26 @@ def page_downloads(page: Page, citations: CitationIndex) -> tuple[ExportLink, ..
         if citations.absolute:
             links.append(ExportLink(f"Atom feed for {name}", venue_feed_path(ident), "application/atom+xml", False))
     elif isinstance(collection, TagView):
-        n, name, ident = len(collection.papers), collection.ref.name, collection.ref.id
-        links.append(ExportLink(f"BibTeX for {name} ({_entries(n)})", tag_bib_path(ident), "application/x-bibtex",
-                                True))
         if citations.absolute:
-            links.append(ExportLink(f"Atom feed for {name}", tag_feed_path(ident), "application/atom+xml", False))
-    elif _is_catalog_page(page):
-        n = len(citations.site.papers)
-        links.append(ExportLink(f"BibTeX for all papers ({_entries(n)})", CATALOG_BIB, "application/x-bibtex", True))
+            links.append(ExportLink(f"Atom feed for {collection.ref.name}", tag_feed_path(collection.ref.id),
+                                    "application/atom+xml", False))
+        links.append(replace(whole, label="BibTeX of the whole catalog, by year (each entry names its tags in "
+                                          "keywords) or by venue"))
+    elif page.url == PAPERS:
+        for file in files:
+            links.append(ExportLink(f"BibTeX {file.year} ({_entries(file.papers)}, {size_label(file.bibtex_bytes)} gzip)",
+                                    file.bibtex, "application/gzip", True))
+            links.append(ExportLink(f"JSON {file.year} ({size_label(file.json_bytes)} gzip)", file.json,
+                                    "application/gzip", True))
+        links.append(ExportLink("The catalog's index (JSON)", PAPERS_JSON, "application/json", False))
         if citations.absolute:
             links.append(ExportLink("Atom feed of all papers", CATALOG_FEED, "application/atom+xml", False))
-        links.append(ExportLink("The catalog as JSON", PAPERS_JSON, "application/json", False))
+    elif _is_catalog_page(page):
+        links.append(whole)
+        if citations.absolute:
+            links.append(ExportLink("Atom feed of all papers", CATALOG_FEED, "application/atom+xml", False))
     return tuple(links)
 
 
 def _entries(n: int) -> str:
-    return f"{n} entr{'y' if n == 1 else 'ies'}"
+    return f"{n:,} entr{'y' if n == 1 else 'ies'}"

@@ -38,6 +38,7 @@ from markupsafe import Markup
 from ..derive.views import AuthorRef, AuthorView, PaperList, PaperView, TagRef, TagView, VenueRef, VenueView
 from .citations import CitationIndex
 from .exports import page_downloads, page_feeds
+from .catalog import CatalogFile
 from .pages import ListControls, Page, SortRanks
 
 # Site globals a template may read: plain values, digested into every key. The others
@@ -56,7 +57,7 @@ class Unkeyed(Exception):
 LEAVES = frozenset({str, bytes, Markup, int, float, bool, type(None), datetime.date, datetime.datetime, datetime.time})
 MAPPINGS = frozenset({dict, MappingProxyType})
 # The views that many pages hold: digested once each (any other value, each time it appears).
-SHARED = (PaperView, AuthorView, VenueView, TagView, PaperList, ListControls, AuthorRef, TagRef, VenueRef)
+SHARED = (PaperView, AuthorView, VenueView, TagView, PaperList, ListControls, AuthorRef, TagRef, VenueRef, CatalogFile)
 
 
 class Digests:
@@ -186,6 +187,7 @@ class PageKeys:
                  ranks: Mapping[str, SortRanks], code: str):
         self.env = env
         self.citations = citations
+        self.globals = globals_  # read when a key is made: the pipeline sets "catalog_files" late
 
         def paper_extra(view: PaperView) -> tuple[Any, ...]:
             citation = citations.for_paper(view)
@@ -216,7 +218,8 @@ class PageKeys:
             return None
         try:
             data = self.digests.of((page.url, page.template, page.title, page.context,
-                                    page_feeds(page, self.citations), page_downloads(page, self.citations)))
+                                    page_feeds(page, self.citations),
+                                    page_downloads(page, self.citations, self.globals.get("catalog_files") or ())))
         except Unkeyed:
             return None
         return hashlib.blake2b(self.base + templates + data, digest_size=20).hexdigest()

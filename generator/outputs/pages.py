@@ -1,8 +1,8 @@
 """The page plan: which pages the site has, at which URL, with which template and data.
 
-URLs are stable: ``/papers/<slug>/``, ``/venues/<id>/``, ``/tags/<id>/``,
-``/authors/<slug>/``, the index pages and ``/reading-list/``; each is written as
-``<url>index.html``.
+URLs are stable (``derive.urls``): ``/papers/<venue>/<slug>/``, ``/venues/<id>/``,
+``/tags/<id>/``, ``/authors/<bucket>/<slug>/`` (people with ``author_page_min_papers``
+papers), the index pages and ``/reading-list/``; each is written as ``<url>index.html``.
 
 Paper lists (a venue's, a tag's, an author's, all papers) are split into pages of
 ``PAGE_SIZE`` papers, by title: the first page at the list's URL, the others at
@@ -22,11 +22,12 @@ from typing import Any, Iterator, Sequence
 from ..content.model import PRESENTATIONS
 from ..derive.views import LIST_CONTROLS_MIN, Count, PaperList, PaperView, SiteData, paper_list
 from ..derive.urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, TOPICS, TRENDS, VENUES, author_page,
-                   list_page, output_path, paper_page, reading_list_data, section, tag_page, topic_page, venue_page)
+                   list_page, output_path, reading_list_data, section, tag_page, topic_page, venue_page)
 
 PAGE_SIZE = 100  # papers per list page
 AUTHORS_PAGE_SIZE = 1000  # names per page of the author index
 READING_LIST_SHARD = 100  # papers per reading-list data file (the page fetches only the files it needs)
+RELATED_SHOWN = 3  # related papers a paper's page lists (the most similar first)
 WINDOW = 2  # page links shown on each side of the current page
 
 
@@ -253,8 +254,8 @@ def list_pages(url: str, template: str, title: str, listing: PaperList,
 def plan_pages(site: SiteData) -> Iterator[Page]:
     yield Page(HOME, "index.html", site.catalog.site.title, {"home": True})
     for paper in site.papers:
-        yield Page(paper_page(paper.slug), "paper.html", paper.title_plain,
-                   {"paper": paper, "related": site.related.get(paper.slug, ()),
+        yield Page(paper.url, "paper.html", paper.title_plain,
+                   {"paper": paper, "related": site.related.get(paper.slug, ())[:RELATED_SHOWN],
                     "topic": site.topics.of(paper.slug) if site.topics else None})
     yield Page(VENUES, "venues.html", "Venues")
     for venue in site.venues:
@@ -275,12 +276,13 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
         yield Page(list_page(AUTHORS, p.number), "authors.html",
                    "Authors" if p.number == 1 else f"Authors (page {p.number} of {p.count})",
                    {"authors": site.authors[p.first - 1:p.last], "pagination": p if p.count > 1 else None})
-    for author in site.authors:
+    for author in site.authors:  # the people with a page
         yield from list_pages(author_page(author.ref.slug), "author.html", author.ref.name,
                               paper_list(author.papers), {"author": author})
     yield from list_pages(PAPERS, "papers.html", "All papers", paper_list(site.papers))
     shards = reading_list_shards(site)
-    yield Page(READING_LIST, "reading_list.html", "Reading list", {"shard_count": len(shards)})
+    yield Page(READING_LIST, "reading_list.html", "Reading list",
+               {"shard_count": len(shards), "names": reading_list_names(site)})
     for number, papers in enumerate(shards):
         yield Page(reading_list_data(number), "reading_list_data.json", "", {"papers": papers})
     yield Page(SEARCH, "search.html", "Search")
@@ -304,3 +306,10 @@ def reading_list_shards(site: SiteData) -> list[list[PaperView]]:
     for p in site.papers:
         shards[shard_of(p.slug, count)].append(p)
     return shards
+
+
+def reading_list_names(site: SiteData) -> dict[str, dict[str, Any]]:
+    """The venues (``v``: id -> [name, full name, year]) and tags (``g``: id -> name) the
+    reading list's data files name by id (``render.reading_list_record``), once, on its page."""
+    return {"v": {v.ref.id: [v.ref.name, v.ref.full_name, v.ref.year] for v in site.venues},
+            "g": {t.ref.id: t.ref.name for t in site.tags}}

@@ -14,17 +14,15 @@ from weakref import WeakKeyDictionary
 from jinja2 import BytecodeCache, Environment, FileSystemLoader, StrictUndefined, TemplateNotFound, pass_context
 from jinja2.bccache import Bucket
 from jinja2.runtime import Context
-from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from .. import __version__
 from .citations import Citation, CitationIndex
-from ..derive.urls import SiteUrls, author_page, paper_page, reading_list_data, tag_page, venue_page
+from ..derive.urls import SiteUrls, author_page_at, paper_page, reading_list_data, tag_page, venue_page
 from ..derive.views import AUTHORS_HIDDEN_MIN, AUTHORS_SHOWN, PaperView, SiteData
 from .exports import ExportLink, page_downloads, page_feeds
 from ..content.model import LINK_LABELS
 from .pages import Page, SortRanks, sort_ranks
-from .search.shards import page_record
 
 
 class _CompiledTemplates(BytecodeCache):
@@ -90,7 +88,6 @@ def make_environment(templates_dir: Path) -> Environment:
     env.filters["feeds"] = feeds_filter
     env.filters["downloads"] = downloads_filter
     env.filters["reading_list_records"] = reading_list_records_filter
-    env.filters["search_record"] = search_record_filter
     env.loader.read_all(env)  # type: ignore[union-attr]
     return env
 
@@ -117,6 +114,9 @@ def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict
         "item_template": ITEM_TEMPLATE,
         "find_engine": site.find_engine,  # the title search offered for a paper without a PDF
         "find_pattern": site.find_pattern,
+        # the catalog's yearly files with their sizes (catalog.CatalogFile), which the
+        # pipeline sets once they are written: the first page of all papers lists them
+        "catalog_files": (),
     }
     globals_["paper_items"] = PaperItems(dict(globals_), sort_ranks(site.papers))
     return globals_
@@ -127,10 +127,11 @@ class ItemTemplate:
     """What ``<template id="paper-item-template">`` tells static/js/paper-item.js (and the
     reading list's script, where to fetch its data).
 
-    The URLs are paths relative to the site root with ``{slug}``, ``{id}`` or ``{n}`` in
-    place of the paper's, author's, venue's or tag's, or a data file's number; each is made
-    by the site's one URL module (``derive.urls``), so the page's links are the server's.
-    ``authors_shown``/``authors_hidden_min`` fold long author lists as
+    The URLs are paths relative to the site root with ``{venue}`` and ``{slug}`` (a paper's),
+    ``{path}`` (an author's page below ``authors/``: ``urls.author_path``, which the reading
+    list's data gives), ``{id}`` (a venue's or tag's) or ``{n}`` (a data file's number); each
+    is made by the site's one URL module (``derive.urls``), so the page's links are the
+    server's. ``authors_shown``/``authors_hidden_min`` fold long author lists as
     ``derive.views.fold_authors`` does.
     """
 
@@ -144,10 +145,10 @@ class ItemTemplate:
 
 
 def item_template() -> ItemTemplate:
-    slug, ident = "{slug}", "{id}"
+    ident = "{id}"
     return ItemTemplate(
-        paper=paper_page(slug),
-        author=author_page(slug),
+        paper=paper_page("{venue}", "{slug}"),
+        author=author_page_at("{path}"),
         venue=venue_page(ident),
         tag=tag_page(ident),
         reading_list_data=reading_list_data("{n}"),  # type: ignore[arg-type]
@@ -236,34 +237,30 @@ def feeds_filter(context: Context, page: Page) -> tuple[ExportLink, ...]:
 
 @pass_context
 def downloads_filter(context: Context, page: Page) -> tuple[ExportLink, ...]:
-    """``page|downloads``: bulk BibTeX and Atom feed of a venue, tag or the whole catalog."""
-    return page_downloads(page, _citations(context))
-
-
-def search_record_filter(paper: PaperView) -> Markup:
-    """``paper|search_record``: what a search result shows of the paper once its page is
-    fetched (search.shards.page_record), as compact JSON safe inside <script>."""
-    return htmlsafe_json_dumps(page_record(paper), separators=(",", ":"), ensure_ascii=False)
+    """``page|downloads``: bulk BibTeX and Atom feed of a venue, tag or the whole catalog (the
+    ``catalog_files`` global: the catalog's yearly files, set by the pipeline once written)."""
+    return page_downloads(page, _citations(context), context.get("catalog_files") or ())
 
 
 def reading_list_records_filter(papers: Sequence[PaperView]) -> dict[str, dict[str, Any]]:
     """``papers|reading_list_records``: what the reading-list page needs of the papers of one
     data file (pages.reading_list_shards) to fill its list items (static/js/paper-item.js),
-    by slug: the fields of a search display record, with the names of the venue and tags.
-    The BibTeX comes from each paper's page."""
+    by slug. The names of venues and tags are on the page itself (``pages.reading_list_names``);
+    the BibTeX comes from each paper's page."""
     return {p.slug: reading_list_record(p) for p in papers}
 
 
 def reading_list_record(p: PaperView) -> dict[str, Any]:
-    """``t`` title, ``a`` author names, ``u`` their page slugs, ``v`` [venue id, name, full
-    name, year], ``g`` [[tag id, name]...], ``p`` presentation, ``x`` provisional and ``f`` the
-    PDF's URL if set."""
+    """``t`` title, ``a`` author names, ``u`` where each links (``AuthorRef.path``, their page
+    below ``authors/``; else their own page, an http(s) URL; else ""), ``v`` the venue's id
+    (the paper's page is ``papers/<v>/<slug>/``), ``g`` its tags' ids, ``p`` presentation,
+    ``x`` provisional and ``f`` the PDF's URL if set."""
     record: dict[str, Any] = {
         "t": p.title_plain,
         "a": [a.name for a in p.authors],
-        "u": [a.slug for a in p.authors],
-        "v": [p.venue.id, p.venue.name, p.venue.full_name, p.venue.year],
-        "g": [[t.id, t.name] for t in p.tags],
+        "u": [a.path or a.elsewhere or "" for a in p.authors],
+        "v": p.venue.id,
+        "g": [t.id for t in p.tags],
     }
     if p.presentation:
         record["p"] = p.presentation

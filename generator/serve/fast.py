@@ -52,7 +52,6 @@ from ..build import content_inputs, theme_sources
 from ..content.loader import abstract_key, read_papers, title_key
 from ..content.model import Catalog, Paper
 from ..content.slugs import is_valid_slug
-from ..derive.urls import paper_page
 from ..derive.views import AuthorRef, PaperView, SiteData, derive, fold_authors
 from ..errors import Problems
 from ..options import BuildOptions, BuildReport, theme_of
@@ -91,7 +90,7 @@ class Snapshot:
         return cls(
             derived=derived, seq=seq,
             position={view.slug: i for i, view in enumerate(site.papers)},
-            authors={author.ref.slug: author.ref for author in site.authors},
+            authors={a.slug: a for view in site.papers for a in view.authors},  # with a page or not
             key_groups={group: tuple(slugs) for group, slugs in groups.items()},
             digits=any(ch.isdigit() for group in groups for ch in group),
             titles={(p.venue, title_key(p.title)): p.slug for p in papers},
@@ -180,7 +179,7 @@ class FastPath:
         if self._write(pages, seq):
             self.reload()
         if not self.quiet:
-            names = ", ".join(f"/{paper_page(slug)}" for slug in slugs)
+            names = ", ".join(f"/{views[slug].url}" for slug in slugs if slug in views)
             click.echo(f"Updated {names} in {time.perf_counter() - started:.3f}s "
                        f"({time.thread_time() - cpu:.3f}s CPU); rebuilding the rest")
         return FAST
@@ -267,7 +266,7 @@ class FastPath:
         one = replace(whole, papers=edited,
                       related={slug: tuple(map(now, site.related.get(slug, ()))) for slug in views})
         pages = list(itertools.islice(plan_pages(one), 1, 1 + len(edited)))
-        if [(p.template, p.url) for p in pages] != [("paper.html", paper_page(v.slug)) for v in edited]:
+        if [(p.template, p.url) for p in pages] != [("paper.html", v.url) for v in edited]:
             return None
         citations = CitationIndex(replace(whole, papers=self._key_papers(edited, current, snap)))
         globals_ = {**derived.globals, "data": whole, "citations": citations}
@@ -402,6 +401,7 @@ class FastPath:
 def _replace_file(target: Path, data: bytes) -> None:
     """Write ``target`` whole or not at all: a temporary file beside it, renamed over it."""
     tmp = target.with_name(f".{target.name}.fast-{os.getpid()}")
+    target.parent.mkdir(parents=True, exist_ok=True)  # a paper moved to a venue: papers/<venue>/<slug>/
     try:
         with open(tmp, "wb") as handle:
             handle.write(data)

@@ -3,14 +3,16 @@
 // templates/partials/paper_item.html renders for list pages, with data-slot on each part
 // to fill. This file clones it and fills the slots; it builds no markup of its own.
 // Links come from the URL patterns the generator writes on the template (data-url-paper,
-// data-url-author, data-url-venue, data-url-tag: "/papers/{slug}/"...;
-// data-url-find: a title search, "https://scholar.google.com/scholar?q={query}"), and
+// data-url-author, data-url-venue, data-url-tag: "/papers/{venue}/{slug}/",
+// "/authors/{path}/"...; data-url-find: a title search,
+// "https://scholar.google.com/scholar?q={query}"): no URL rule is written here, and
+// authors' links come made (`href`) from the data of the page that calls this file; and
 // long author lists fold where the template says (data-authors-shown, -hidden-min), as on
 // list pages. All text is set with textContent; highlights are <mark> around text nodes.
 //
 // window.PapershelfItem:
 //   make(paper)            the filled <li>; paper = {slug, title, titleMarks, authors:
-//                          [{name, slug, marks}], venue: {id, name, full, year},
+//                          [{name, href, marks}], venue: {id, name, full, year},
 //                          presentation, provisional, tags: [{id, name}], snippet, pdf}
 //                          (pdf: the PDF's URL; null: none known, the item offers a
 //                          title search; undefined: not known here, neither is shown;
@@ -19,8 +21,10 @@
 //                          unknown: what to say instead of authors not known here, no COinS)
 //                          (snippet: undefined = no snippet part, null = still loading;
 //                          venue: null for a paper known only by its slug and title, whose
-//                          item says `unknown` where the authors go)
-//   url(kind, values)      a site URL from the template's pattern: url("paper", {slug: s})
+//                          item says `unknown` where the authors go and whose title links
+//                          nowhere; author href: their page, here or their own, or null for
+//                          a name without one, shown as plain text)
+//   url(kind, values)      a site URL from the template's pattern: url("paper", {venue: v, slug: s})
 //   fillSnippet(node, s)   a snippet {text, marks, head, tail} into its <p>
 //   appendMarked(node, text, marks)
 (function () {
@@ -33,13 +37,14 @@
     return template;
   }
 
-  // The pattern's placeholders ({slug}, {id}) replaced by the values, percent-encoded.
+  // The pattern's placeholders ({slug}, {venue}, {path}...) replaced by the values, each
+  // segment of a value ("ab/slug") percent-encoded.
   function url(kind, values) {
     var pattern = shell().getAttribute("data-url-" + kind);
     if (pattern === null) throw new Error("paper-item.js: no data-url-" + kind + " on the template");
     return pattern.replace(/\{(\w+)\}/g, function (m, key) {
       if (!Object.prototype.hasOwnProperty.call(values, key)) throw new Error("paper-item.js: no " + key + " for " + kind);
-      return encodeURIComponent(String(values[key]));
+      return String(values[key]).split("/").map(encodeURIComponent).join("/");
     });
   }
 
@@ -79,9 +84,11 @@
     return slots;
   }
 
+  // An author's name: a link where they have a page (here or their own), else plain text
+  // in a <span>, as on the paper's page (partials/authors.html).
   function authorLink(proto, author) {
-    var a = proto.cloneNode(false);
-    a.href = url("author", { slug: author.slug });
+    var a = author.href ? proto.cloneNode(false) : document.createElement("span");
+    if (author.href) a.href = author.href;
     appendMarked(a, author.name, author.marks);
     return a;
   }
@@ -160,7 +167,7 @@
     var slots = slotsOf(item);
     item.setAttribute("data-slug", paper.slug);
 
-    slots.title.href = url("paper", { slug: paper.slug });
+    if (paper.venue) slots.title.href = url("paper", { venue: paper.venue.id, slug: paper.slug });
     appendMarked(slots.title, paper.title, paper.titleMarks);
     fillAuthors(slots, paper.authors, paper.unknown);
 

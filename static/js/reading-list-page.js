@@ -21,6 +21,9 @@
 
   var shardCount = Math.max(1, parseInt(app.getAttribute("data-shards"), 10) || 1);
   var shardCache = {};
+  // The names of the venues and tags the records name by id (render.reading_list_names).
+  var names = { v: {}, g: {} };
+  try { names = JSON.parse(document.getElementById("rl-names").textContent) || names; } catch (e) { /* none */ }
 
   function shardOf(slug) { // pages.shard_of in Python
     var h = 0;
@@ -39,13 +42,20 @@
   }
 
   // A record as this page's build writes it (pages.reading_list_shards, render.py):
-  // {t: title, a: author names, u: their slugs, v: [venue id, name, full name, year],
-  // g: [[tag id, name]], p?: presentation, x?: provisional}. A data file cached from an
-  // older build may hold another shape: such a record is treated as missing, not used.
+  // {t: title, a: author names, u: where each links ("<bucket>/<slug>", their page below
+  // authors/; an http(s) URL, their own page; "" for none), v: venue id, g: tag ids,
+  // p?: presentation, x?: provisional, f?: PDF}. A data file cached from an older build may
+  // hold another shape: such a record is treated as missing, not used.
   function wellFormed(r) {
     return !!r && typeof r.t === "string" && Array.isArray(r.a) && Array.isArray(r.u) &&
-      r.a.length === r.u.length && Array.isArray(r.v) && r.v.length === 4 && Array.isArray(r.g) &&
-      r.g.every(Array.isArray);
+      r.a.length === r.u.length && typeof r.v === "string" && Array.isArray(r.g) &&
+      r.g.every(function (g) { return typeof g === "string"; });
+  }
+
+  // An author's link from a record's `u` (null: a name without one).
+  function authorHref(u) {
+    if (!u) return null;
+    return /^https?:\/\//.test(u) ? u : window.PapershelfItem.url("author", { path: u });
   }
 
   // {slug: record or null} for the given slugs, and whether some could not be loaded.
@@ -129,15 +139,16 @@
   // A paper is a list item as list pages have it (static/js/paper-item.js fills the page's
   // <template>). Records: see reading_list_record in generator/outputs/render.py.
   function paperItem(entry, record) {
+    var venue = record ? names.v[record.v] || [record.v, "", 0] : null;
     var item = window.PapershelfItem.make(record ? {
       slug: entry.s,
       title: titleOf(entry, record),
-      authors: record.a.map(function (name, i) { return { name: name, slug: record.u[i] }; }),
-      venue: { id: record.v[0], name: record.v[1], full: record.v[2], year: record.v[3] },
+      authors: record.a.map(function (name, i) { return { name: name, href: authorHref(record.u[i]) }; }),
+      venue: { id: record.v, name: venue[0], full: venue[1], year: venue[2] },
       presentation: record.p || null,
       provisional: !!record.x,
       pdf: record.f || null,
-      tags: record.g.map(function (t) { return { id: t[0], name: t[1] }; }),
+      tags: record.g.map(function (id) { return { id: id, name: names.g[id] || id }; }),
     } : {
       slug: entry.s, title: titleOf(entry, record), authors: [], venue: null, tags: [],
       unknown: "Details unavailable (not in this catalog any more, or offline).",
@@ -407,11 +418,12 @@
   // `note`; Zotero and JabRef read it). A file that cannot be fetched (offline, or a paper
   // no longer in the catalog) is named in an error; the export holds the others.
 
-  // The BibTeX entry of one paper's page, or null.
+  // The BibTeX entry of one paper's page (its venue's id from its record), or null.
   var parser = window.DOMParser ? new DOMParser() : null;
   function siteBibtex(slug) {
-    if (!parser) return Promise.resolve(null);
-    return fetch(window.PapershelfItem.url("paper", { slug: slug })).then(function (r) {
+    var record = current.records[slug];
+    if (!parser || !record) return Promise.resolve(null);
+    return fetch(window.PapershelfItem.url("paper", { venue: record.v, slug: slug })).then(function (r) {
       if (!r.ok) return null;
       return r.text().then(function (html) {
         var block = parser.parseFromString(html, "text/html").getElementById("cite-bibtex");

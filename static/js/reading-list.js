@@ -97,6 +97,18 @@
     navLink.appendChild(document.createTextNode(" "));
     navLink.appendChild(count);
   }
+  // A paper page's own button names no paper (each name is said once on a page): it is the
+  // page's, the last segment of its canonical URL, with the title of its citation_title.
+  Array.prototype.forEach.call(document.querySelectorAll(".paper-header .save-button:not([data-slug])"), function (button) {
+    var canonical = document.querySelector('link[rel="canonical"]');
+    var title = document.querySelector('meta[name="citation_title"]');
+    if (!canonical) return;
+    var path = new URL(canonical.getAttribute("href"), location.href).pathname.replace(/\/+$/, "");
+    var slug = path.slice(path.lastIndexOf("/") + 1);
+    if (!SLUG.test(slug)) return;
+    button.setAttribute("data-slug", slug);
+    button.setAttribute("data-title", title ? title.getAttribute("content") : slug);
+  });
   addSaveButtons(document);
 
   function syncButton(button, entry) {

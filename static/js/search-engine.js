@@ -784,14 +784,6 @@
     this.post({ type: "filled", id: message.id, hits: hits });
   };
 
-  // Same as shards.name_slug: an author's page when the record leaves it out (the name is in
-  // Latin letters): ß, æ, ø... as meta.latinFold says, accents dropped, then as a title.
-  function nameSlug(name, meta) {
-    var fold = meta.latinFold, folded = "", own = Object.prototype.hasOwnProperty;
-    for (var i = 0; i < name.length; i++) folded += own.call(fold, name[i]) ? fold[name[i]] : name[i];
-    return titleSlug(folded.normalize("NFKD").replace(/[^\x00-\x7f]/g, ""), meta.slugMax);
-  }
-
   // A result: what the records and facets give at once (title, venue, year, tags), and once
   // the paper's page is known, what it gives (authors, presentation, PDF, snippet). Until
   // then `authors` is null, `pdf` undefined and `snippet` null (static/js/paper-item.js).
@@ -814,10 +806,10 @@
       snippet: null,
     };
     if (!page) return hit;
-    var p = page.record || { a: [] }; // a page that did not load, or without its record
-    // p.u: the authors' page slugs (the result links each name to its author's page)
+    var p = page.record || { a: [] }; // a page that did not load, or without its authors
+    // p.h: where each name links on the paper's page (null: plain text), which the result keeps
     hit.authors = (p.a || []).map(function (name, i) {
-      return { name: name, slug: (p.u && p.u[i]) || nameSlug(name, meta), marks: engine.highlight(name, terms) };
+      return { name: name, href: (p.h && p.h[i]) || null, marks: engine.highlight(name, terms) };
     });
     if (!page.record) hit.unknown = "Authors could not be loaded"; // not "unknown": not known here
     hit.presentation = p.p || null;
@@ -839,6 +831,5 @@
     typoKeys: typoKeys,
     oneEdit: oneEdit,
     titleSlug: titleSlug,
-    nameSlug: nameSlug,
   };
 });

@@ -314,14 +314,37 @@
       unknown: hit.unknown,
     });
     item.classList.add("search-result");
+    item.setAttribute("data-venue", hit.venue);
     item.querySelector(".paper-item-title > a").classList.add("search-result-link");
     return item;
   }
 
   // The rest of each result on screen, from the paper's own page: its abstract (for the
-  // snippet, which the worker cuts and highlights) and its search record (authors, PDF...:
-  // generator/outputs/search/shards.page_record, in partials/paper_head.html).
+  // snippet, which the worker cuts and highlights) and its record, read from what the page
+  // shows: its authors (each name an element of .paper-authors: a link to their page, here
+  // or their own, or plain text; partials/authors.html), its presentation and provisional
+  // badges and its citation_pdf_url. Said once on the page, it is not written again for search.
   var pages = new Map(), pageTimer = null;
+
+  function pageRecord(doc) {
+    var list = doc.querySelector(".paper-authors");
+    if (!list) return null;
+    var record = { a: [], h: [] };
+    if (!list.classList.contains("unknown")) {
+      list.querySelectorAll(":scope > a, :scope > span:not(.visually-hidden), :scope > details > a, :scope > details > span")
+        .forEach(function (node) {
+          record.a.push(node.textContent);
+          record.h.push(node.tagName === "A" ? node.getAttribute("href") : null); // as the page writes it
+        });
+    }
+    var badge = doc.querySelector(".paper-meta .badge:not(.badge-venue):not(.badge-provisional)");
+    var kind = badge ? /\bbadge-([a-z]+)/.exec(badge.className) : null;
+    if (kind) record.p = kind[1];
+    if (doc.querySelector(".paper-meta .badge-provisional")) record.x = 1;
+    var pdf = doc.querySelector('meta[name="citation_pdf_url"]');
+    if (pdf) record.f = pdf.getAttribute("content");
+    return record;
+  }
 
   function pageData(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
@@ -331,17 +354,15 @@
       Array.prototype.forEach.call(section.querySelectorAll("h2, .unknown"), function (n) { n.remove(); });
       text = section.textContent.replace(/\s+/g, " ").trim();
     }
-    var record = null, island = doc.getElementById("search-record");
-    try { record = island ? JSON.parse(island.textContent) : null; } catch (e) { record = null; }
-    if (!record || !Array.isArray(record.a)) record = null;
-    return { text: text, record: record };
+    return { text: text, record: pageRecord(doc) };
   }
 
   // A page that does not load is not kept: the result says so, and a later sighting (the
-  // next query that shows it) tries again.
-  function pageOf(slug) {
+  // next query that shows it) tries again. `venue`: the paper's venue id (its page's folder).
+  function pageOf(slug, venue) {
     if (!pages.has(slug)) {
-      pages.set(slug, fetch(window.PapershelfItem.url("paper", { slug: slug }))
+      var url = window.PapershelfItem.url("paper", { venue: venue, slug: slug });
+      pages.set(slug, fetch(url)
         .then(function (response) {
           if (!response.ok) throw new Error("HTTP " + response.status);
           return response.text();
@@ -354,7 +375,7 @@
 
   // Only the results on screen (and just below it) are fetched: an item's snippet is
   // data-pending while it is fetched, data-later while the item is out of sight.
-  var wanted = new Set();
+  var wanted = new Map(); // slug -> venue id
   var seenObserver = typeof IntersectionObserver === "function"
     ? new IntersectionObserver(onSeen, { rootMargin: "0px 0px 200px 0px" }) : null;
 
@@ -387,13 +408,13 @@
     var node = snippetNode(item), r = lastResults;
     node.removeAttribute("data-later");
     node.setAttribute("data-pending", "true");
-    wanted.add(item.getAttribute("data-slug"));
+    wanted.set(item.getAttribute("data-slug"), item.getAttribute("data-venue"));
     clearTimeout(pageTimer);
     pageTimer = setTimeout(function () {
-      var slugs = Array.from(wanted);
+      var slugs = Array.from(wanted.keys()), venues = Array.from(wanted.values());
       wanted.clear();
       if (lastResults !== r) return;
-      Promise.all(slugs.map(pageOf)).then(function (values) {
+      Promise.all(slugs.map(function (slug, i) { return pageOf(slug, venues[i]); })).then(function (values) {
         var found = {};
         slugs.forEach(function (slug, i) { found[slug] = values[i]; });
         if (lastResults === r) backend.send({ type: "pages", id: r.id, pages: found });

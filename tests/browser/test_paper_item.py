@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from .conftest import assert_author_list_folds, complete_result
+from .conftest import assert_author_list_folds, author_names, complete_result
 
 KEY = "papershelf-reading-list:/"
 # Classes a page adds to the item for its own scripts and styles; the rest is the item's.
@@ -100,10 +100,9 @@ def child(shape: dict, cls: str) -> dict:
 
 def list_page_item(page, server, paper):
     """The paper's item on its venue's list (following the pages of a long list)."""
-    slug = paper.slug
     page.goto(server.url("/" + paper.venue.url))
     while True:
-        item = page.locator(f"#paper-list > li:has(> h3 > a[href='/papers/{slug}/'])")
+        item = page.locator(f"#paper-list > li:has(> h3 > a[href='/{paper.url}'])")
         if item.count():
             item.locator(".save-button:not([hidden])").wait_for()  # reading-list.js has run
             return item
@@ -180,7 +179,7 @@ def test_search_result_reading_list_item_and_list_item_are_one_markup(page, serv
     first_author = [f"{want['rft.aufirst']} {want['rft.aulast']}"] if "rft.aulast" in want else []
     assert [v for k, v in search_coins if k == "rft.au"] == \
         first_author + [v for k, v in parse_qsl(paper_coins(views, paper)) if k == "rft.au"]
-    assert got["rft_id"] == server.url(f"/papers/{slug}/")
+    assert got["rft_id"] == server.url(f"/{paper.url}")
 
 
 def paper_coins(views, paper) -> str:
@@ -193,8 +192,8 @@ def test_a_folded_author_list_opens_in_search_results_as_on_list_pages(page, ser
     paper = pick(views, "folded-authors")
     item = search_result(page, server, paper)
     authors = item.locator(".paper-item-authors")
-    hrefs = authors.locator("a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
-    assert hrefs == ["/" + a.url for a in paper.authors]
+    # each name as on the paper's page: a link to the author's page where there is one
+    assert author_names(authors) == [(a.name, "/" + a.url if a.url else None) for a in paper.authors]
     assert_author_list_folds(authors, paper)
 
 
@@ -205,8 +204,8 @@ def test_the_template_is_the_partials_shell_with_the_sites_url_patterns(site_dir
         template = re.search(r'<template id="paper-item-template"([^>]*)>(.*?)</template>', html, re.S)
         assert template, page_path
         attrs = dict(re.findall(r'(data-[\w-]+)="([^"]*)"', template.group(1)))
-        assert attrs["data-url-paper"] == "/papers/{slug}/"
-        assert attrs["data-url-author"] == "/authors/{slug}/"
+        assert attrs["data-url-paper"] == "/papers/{venue}/{slug}/"
+        assert attrs["data-url-author"] == "/authors/{path}/"  # path: "<bucket>/<slug>", from the data
         assert attrs["data-url-venue"] == "/venues/{id}/"
         assert attrs["data-url-tag"] == "/tags/{id}/"
         assert "data-url-bib" not in attrs  # the BibTeX is read from the paper's page
@@ -218,29 +217,30 @@ def test_the_template_is_the_partials_shell_with_the_sites_url_patterns(site_dir
 
 
 def test_search_results_link_authors_under_a_subpath(page, subpath_server, views):
-    paper = pick(views, "folded-authors")
+    paper = next(p for p in views.papers if "<" not in str(p.title_html) and any(a.url for a in p.authors))
     page.goto(subpath_server.url("/catalog/search/?q=" + re.sub(r"\W+", "+", paper.title_plain)))
     item = complete_result(page, paper.slug)
-    hrefs = item.locator(".paper-item-authors a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
-    assert hrefs == ["/catalog/" + a.url for a in paper.authors]
+    names = author_names(item.locator(".paper-item-authors"))
+    assert names == [(a.name, "/catalog/" + a.url if a.url else None) for a in paper.authors]
+    assert any(href for _, href in names)  # (some have a page)
     assert item.locator(".chip").first.get_attribute("href").startswith("/catalog/tags/")
 
 
 # ---------------------------------------------------------------------- BibTeX
 
 
-def page_entry(site_dir: Path, slug: str) -> str:
+def page_entry(site_dir: Path, paper) -> str:
     """The BibTeX entry a paper's page shows (its Cite section), as the reading list reads it."""
-    text = (site_dir / "papers" / slug / "index.html").read_text(encoding="utf-8")
+    text = (site_dir / paper.url / "index.html").read_text(encoding="utf-8")
     found = re.search(r'<pre [^>]*id="cite-bibtex"[^>]*><code>(.*?)</code></pre>', text, re.S)
-    assert found, slug
+    assert found, paper.slug
     return html.unescape(found.group(1)).strip() + "\n"
 
 
 def test_every_paper_page_has_its_bibtex_entry(site_dir, views):
     """The reading list exports these entries: every paper's page shows one."""
     for paper in views.papers:
-        assert page_entry(site_dir, paper.slug).startswith("@inproceedings{"), paper.slug
+        assert page_entry(site_dir, paper).startswith("@inproceedings{"), paper.slug
 
 
 def saved_list(page, server, slugs: list[str]) -> None:
@@ -251,32 +251,31 @@ def saved_list(page, server, slugs: list[str]) -> None:
 
 
 def test_the_reading_lists_bibtex_is_the_paper_pages_entries(page, server, site_dir, views):
-    slugs = [p.slug for p in views.papers[:3]]
-    saved_list(page, server, slugs)
+    chosen = views.papers[:3]
+    saved_list(page, server, [p.slug for p in chosen])
     with page.expect_download() as info:
         page.locator("#rl-export").click()
     text = Path(info.value.path()).read_text(encoding="utf-8")
-    assert text == "\n".join(page_entry(site_dir, s) for s in slugs)
+    assert text == "\n".join(page_entry(site_dir, p) for p in chosen)
     assert "Error" not in page.locator("#rl-status").inner_text()
 
 
 def test_bibtex_that_cannot_be_fetched_is_named_in_an_error(page, server, site_dir, views):
     chosen = views.papers[:3]
     missing = chosen[1]
-    page.route(re.compile(r".*/papers/" + re.escape(missing.slug) + r"/$"),
-               lambda route: route.fulfill(status=404, body="not here"))
+    page.route(re.compile(r".*/" + re.escape(missing.url) + r"$"), lambda route: route.fulfill(status=404, body="not here"))
     saved_list(page, server, [p.slug for p in chosen])
     page.locator("#rl-bibtex-box summary").click()
     status = page.locator("#rl-status")
     page.wait_for_function("document.getElementById('rl-status').textContent.includes('could not be fetched')")
     assert missing.title_plain in status.inner_text() and "Error" in status.inner_text()
     # the others are there, and nothing is made up for the missing one
-    others = [page_entry(site_dir, p.slug) for p in chosen if p is not missing]
+    others = [page_entry(site_dir, p) for p in chosen if p is not missing]
     assert page.locator("#rl-bibtex").input_value() == "\n".join(others)
 
     # Nothing at all to export: no file, only the error.
-    page.unroute(re.compile(r".*/papers/" + re.escape(missing.slug) + r"/$"))
-    page.route(re.compile(r".*/papers/[a-z0-9-]+/$"), lambda route: route.fulfill(status=404, body="not here"))
+    page.unroute(re.compile(r".*/" + re.escape(missing.url) + r"$"))
+    page.route(re.compile(r".*/papers/[a-z0-9-]+/[a-z0-9-]+/$"), lambda route: route.fulfill(status=404, body="not here"))
     downloads: list = []
     page.on("download", lambda d: downloads.append(d))
     page.locator("#rl-export").click()
@@ -302,9 +301,9 @@ def test_reading_list_data_of_an_older_build_shows_titles_not_an_error(page, ser
 
 
 def test_reading_list_data_names_what_the_items_link_to(site_dir, views):
-    """The reading list's records carry the authors' slugs, the venue's and the tags' ids
-    (the items link them as list pages do) and no longer any links for a BibTeX made up in
-    the page."""
+    """The reading list's records carry where each author links (their page below authors/,
+    "" without one), the venue's id (the paper's page is papers/<venue>/<slug>/) and the
+    tags' ids, whose names the page holds once; no links for a BibTeX made up in the page."""
     records = {}
     for path in (site_dir / "reading-list" / "data").glob("*.json"):
         records.update(json.loads(path.read_text(encoding="utf-8")))
@@ -312,6 +311,11 @@ def test_reading_list_data_names_what_the_items_link_to(site_dir, views):
     assert set(records) == set(by_slug)
     for slug, record in records.items():
         paper = by_slug[slug]
-        assert record["u"] == [a.slug for a in paper.authors]
-        assert record["v"][0] == paper.venue.id and [t[0] for t in record["g"]] == [t.id for t in paper.tags]
+        assert record["u"] == [a.path or "" for a in paper.authors]
+        assert ["authors/" + u + "/" for u in record["u"] if u] == [a.url for a in paper.authors if a.url]
+        assert record["v"] == paper.venue.id and record["g"] == [t.id for t in paper.tags]
         assert "l" not in record
+    text = (site_dir / "reading-list" / "index.html").read_text(encoding="utf-8")
+    names = json.loads(re.search(r'<script type="application/json" id="rl-names">(.*?)</script>', text).group(1))
+    assert names["v"] == {v.ref.id: [v.ref.name, v.ref.full_name, v.ref.year] for v in views.venues}
+    assert names["g"] == {t.ref.id: t.ref.name for t in views.tags}

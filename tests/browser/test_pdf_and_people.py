@@ -18,8 +18,8 @@ import pytest
 from generator.build import BuildOptions, build
 from generator.derive import urls
 
-from ..conftest import ContentDir, page_search_record, paper_md
-from .conftest import StaticServer, complete_result
+from ..conftest import ContentDir, page_pdf_url, paper_md
+from .conftest import AUTHOR_NAMES, StaticServer, complete_result
 from .test_accessibility import DESKTOP, check_both_themes, goto_and_settle, run_axe
 
 WIDTHS = {"desktop": 1280, "phone": 320}
@@ -34,6 +34,9 @@ aliases = ["A. Example"]
 
 ["Bo Testperson"]
 affiliation = "Example Labs"
+
+["Di Solo"]
+homepage = "https://example.org/di/"
 """
 
 
@@ -50,7 +53,7 @@ def people_server(tmp_path_factory):
         title="A PDF Derived from arXiv", authors=("A. Example",), tags=("optimization",), body="About arXiv.",
         extra='links:\n  arxiv: "https://arxiv.org/abs/2401.00002v2"\n  code: "https://example.org/code"'))
     content.add_paper("no-links", paper_md(
-        title="A Paper (Without Any Links) & More", authors=("Bo Testperson", "Cy Unlisted"), body="Nothing."))
+        title="A Paper (Without Any Links) & More", authors=("Bo Testperson", "Cy Unlisted", "Di Solo"), body="Nothing."))
     build(BuildOptions(content=content.root, output=root / "site"))
     srv = StaticServer(root / "site")
     yield srv
@@ -127,7 +130,8 @@ def test_a_paper_without_a_pdf_offers_a_title_search(page, server, views):
 
 
 def test_the_pdf_link_takes_the_keyboard_focus_after_the_authors(page, server, views):
-    paper = with_pdf(views)
+    paper = next(p for p in views.papers if p.pdf_url and p.more_links and "pdf" not in {k.kind for k in p.links}
+                 and p.authors and p.authors[-1].url)  # (the last author has a page: a link to tab from)
     page.goto(server.url("/" + paper.url))
     page.locator(".paper-authors a").last.focus()
     page.keyboard.press("Tab")
@@ -227,7 +231,7 @@ def test_paper_item_js_gives_the_items_it_makes_the_same_first_action(page, serv
         data = {"slug": paper.slug, "title": paper.title_plain, "authors": [],
                 "venue": {"id": paper.venue.id, "name": paper.venue.name, "full": paper.venue.full_name,
                           "year": paper.venue.year}}
-        made = page.evaluate(MAKE, [data, page_search_record(site_dir, paper.slug).get("f")])
+        made = page.evaluate(MAKE, [data, page_pdf_url(site_dir, paper.url)])
         if paper.pdf_url:
             assert made == [pdf_action(paper)]
         else:
@@ -270,7 +274,7 @@ def test_an_author_page_shows_what_authors_toml_says(browser, people_server, wid
     context = browser.new_context(viewport={"width": width, "height": 800})
     page = context.new_page()
     elsewhere = external_requests(page)
-    page.goto(people_server.url("/authors/ada-example/"))
+    page.goto(people_server.url("/authors/ad/ada-example/"))
     assert page.locator("h1").inner_text() == "Ada Example"
     profile = page.locator("dl.author-profile")
     terms = profile.locator("dt").all_inner_texts()
@@ -294,24 +298,38 @@ def test_an_author_page_shows_what_authors_toml_says(browser, people_server, wid
 
 
 def test_every_spelling_links_to_the_one_author_page(page, people_server):
-    assert page.goto(people_server.url("/authors/a-example/")).status == 404
-    page.goto(people_server.url("/papers/from-arxiv/"))
+    assert page.goto(people_server.url("/authors/ae/a-example/")).status == 404
+    page.goto(people_server.url("/papers/test-2024/from-arxiv/"))
     link = page.locator(".paper-authors a")
-    assert link.all_inner_texts() == ["Ada Example"] and link.get_attribute("href") == "/authors/ada-example/"
+    assert link.all_inner_texts() == ["Ada Example"] and link.get_attribute("href") == "/authors/ad/ada-example/"
     orcid = page.locator("meta[name=citation_author_orcid]")
     assert orcid.get_attribute("content") == "https://orcid.org/0000-0002-1825-0097"
     assert page.locator("meta[name=citation_author]").get_attribute("content") == "A. Example"
     people = json.loads(page.locator("script[type='application/ld+json']").inner_text())["author"]
     assert people[0]["sameAs"] == ["https://orcid.org/0000-0002-1825-0097",
                                    "https://example.org/people/ada-example/a-rather-long-path/to-her-homepage/"]
-    # An author without an entry: a page as before, no profile.
-    page.goto(people_server.url("/authors/cy-unlisted/"))
-    assert page.locator("dl.author-profile").count() == 0
+    # An author without an entry: a page as before (two papers), no profile.
+    page.goto(people_server.url("/authors/bo/bo-testperson/"))
+    assert page.locator("dl.author-profile dt").all_inner_texts() == ["Affiliation"]
+    # With one paper, no page (author_page_min_papers): the name is plain text, or a link to
+    # the person's own page when authors.toml gives one.
+    assert page.goto(people_server.url("/authors/cy/cy-unlisted/")).status == 404
+    page.goto(people_server.url("/papers/test-2024/no-links/"))
+    names = page.locator(".paper-authors").locator(AUTHOR_NAMES).evaluate_all(
+        "es => es.map(e => [e.tagName, e.textContent, e.getAttribute('href')])")
+    assert names == [["A", "Bo Testperson", "/authors/bo/bo-testperson/"], ["SPAN", "Cy Unlisted", None],
+                     ["A", "Di Solo", "https://example.org/di/"]]
+    # co-authors on an author page: linked only where they have a page here
+    page.goto(people_server.url("/authors/bo/bo-testperson/"))
+    coauthors = page.locator(".coauthor-list")
+    assert coauthors.locator("a").evaluate_all("as => as.map(a => a.getAttribute('href'))") == [
+        "/authors/ad/ada-example/"]
+    assert "Cy Unlisted" in coauthors.inner_text() and "Di Solo" in coauthors.inner_text()
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", ["/authors/ada-example/", "/authors/bo-testperson/", "/papers/no-links/",
-                                  "/papers/from-arxiv/", "/papers/"])
+@pytest.mark.parametrize("path", ["/authors/ad/ada-example/", "/authors/bo/bo-testperson/", "/papers/test-2024/no-links/",
+                                  "/papers/test-2024/from-arxiv/", "/papers/"])
 def test_no_axe_violations_on_the_new_parts(browser, people_server, path):
     context = browser.new_context(viewport=DESKTOP, color_scheme="light")
     page = context.new_page()

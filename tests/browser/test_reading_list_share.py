@@ -63,11 +63,11 @@ def item_hrefs(page) -> list[str]:
     return page.eval_on_selector_all("#rl-items > li h3 a", "as => as.map(a => a.getAttribute('href'))")
 
 
-def bib_file(site_dir: Path, slug: str) -> str:
+def bib_file(site_dir: Path, paper) -> str:
     """The BibTeX entry the paper's page shows (its Cite section), which the reading list exports."""
-    text = (site_dir / "papers" / slug / "index.html").read_text(encoding="utf-8")
+    text = (site_dir / paper.url / "index.html").read_text(encoding="utf-8")
     found = re.search(r'<pre [^>]*id="cite-bibtex"[^>]*><code>(.*?)</code></pre>', text, re.S)
-    assert found, slug
+    assert found, paper.slug
     return html.unescape(found.group(1)).strip() + "\n"
 
 
@@ -118,7 +118,7 @@ def test_a_shared_link_shows_its_papers_and_leaves_the_readers_list_alone(browse
     with page.expect_download() as info:
         page.locator("#rl-export").click()
     assert info.value.suggested_filename == "shared-reading-list.bib"
-    assert Path(info.value.path()).read_text(encoding="utf-8") == "\n".join(bib_file(site_dir, p.slug) for p in (b, a, c))
+    assert Path(info.value.path()).read_text(encoding="utf-8") == "\n".join(bib_file(site_dir, p) for p in (b, a, c))
 
     # Each paper opens its page.
     page.locator("#rl-items > li h3 a").first.click()
@@ -300,13 +300,13 @@ def test_notes_go_into_the_bibtex_export_as_annote_and_never_into_the_share_link
                      "\\textbraceright{} \\textasciicircum{}\\_\\textasciicircum{}\n\nsecond line")
     assert value.count("{") == value.count("}")  # BibTeX counts escaped braces too: none are left
     # The rest of each entry is the site's file, unchanged.
-    site_a = bibtexparser.parse_string(bib_file(site_dir, a.slug)).entries[0]
+    site_a = bibtexparser.parse_string(bib_file(site_dir, a)).entries[0]
     assert {k: f.value for k, f in annotated.fields_dict.items() if k != "annote"} == \
         {k: f.value for k, f in site_a.fields_dict.items()}
-    site_a_text = bib_file(site_dir, a.slug)
+    site_a_text = bib_file(site_dir, a)
     assert site_a_text.endswith("}\n}\n")
     assert text == (site_a_text[:-len("\n}\n")] + ",\n  annote = {" + value + "}\n}\n" + "\n" +
-                    bib_file(site_dir, b.slug) + "\n" + bib_file(site_dir, c.slug))
+                    bib_file(site_dir, b) + "\n" + bib_file(site_dir, c))
     assert "annote" not in plain.fields_dict and "annote" not in blank.fields_dict
 
     page.locator("#rl-share").click()

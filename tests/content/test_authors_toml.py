@@ -170,9 +170,10 @@ def test_authors_toml_must_be_utf8_inside_the_content_folder(content, tmp_path):
 
 def test_a_change_to_authors_toml_rebuilds_the_pages_it_shows_on(content, tmp_path):
     content.add_paper("by-ada", title="A Paper by Ada", authors=("A. Example", "Alan Turing"))
+    content.add_paper("by-ada-too", title="Another Paper by Ada", authors=("A. Example",), body="More.")  # a page: two papers
     out = tmp_path / "site"
     build(BuildOptions(content=content.root, output=out))
-    page = out / "authors" / "a-example" / "index.html"
+    page = out / "authors" / "ae" / "a-example" / "index.html"
     assert page.is_file() and "orcid.org" not in page.read_text(encoding="utf-8")
     assert build(BuildOptions(content=content.root, output=out)).up_to_date
 
@@ -180,7 +181,7 @@ def test_a_change_to_authors_toml_rebuilds_the_pages_it_shows_on(content, tmp_pa
     report = build(BuildOptions(content=content.root, output=out))
     assert not report.up_to_date
     assert not page.exists()  # one page for the person, under their name
-    html = (out / "authors" / "ada-example" / "index.html").read_text(encoding="utf-8")
+    html = (out / "authors" / "ad" / "ada-example" / "index.html").read_text(encoding="utf-8")
     assert 'href="https://orcid.org/0000-0002-1825-0097"' in html
     assert build(BuildOptions(content=content.root, output=out)).up_to_date
 
@@ -189,12 +190,12 @@ def test_a_change_to_authors_toml_rebuilds_the_pages_it_shows_on(content, tmp_pa
     stat = path.stat()
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
     assert not build(BuildOptions(content=content.root, output=out)).up_to_date
-    html = (out / "authors" / "ada-example" / "index.html").read_text(encoding="utf-8")
+    html = (out / "authors" / "ad" / "ada-example" / "index.html").read_text(encoding="utf-8")
     assert "0000-0002-1694-233X" in html and "1825-0097" not in html
 
     path.unlink()
     assert not build(BuildOptions(content=content.root, output=out)).up_to_date
-    assert page.is_file() and not (out / "authors" / "ada-example").exists()
+    assert page.is_file() and not (out / "authors" / "ad" / "ada-example").exists()
 
 
 # ----------------------------------------------------------------- what the pages get

@@ -163,7 +163,9 @@ EXPECTED: dict[str, list[str]] = {
         "site.toml:2: base_url: expected '/', a path such as '/catalog/' or an http(s) URL, found "
         "'/c/\"><script>alert(1)</script>/'",
         "site.toml:3: language: expected a language tag such as 'en' or 'en-GB', found 'en\" onload=\"x'",
-        "site.toml:4: colour: unknown field; expected one of base_url, description, language, owner, title",
+        "site.toml:4: colour: unknown field; expected one of author_page_min_papers, base_url, description, language, "
+        "owner, title",
+        "site.toml:5: author_page_min_papers: expected a whole number of papers, 1 or more, found 0",
     ],
     "tags-broken": [
         "tags.toml: invalid TOML: Unclosed array",
@@ -173,6 +175,10 @@ EXPECTED: dict[str, list[str]] = {
         "venues/bad-2024.md:5: url: expected an http(s) URL, found 'javascript:alert(1)'",
     ],
     # The second file with the name is the one reported; its papers are not also "unknown venue".
+    # papers/page/<n>/ are the pages of the list of all papers: no venue's folder (issue 25)
+    "venue-id-page": [
+        "venues/page.md:1: 'page' cannot be a venue id: papers/page/ is taken by the pages of the list of all papers; rename the file (and the papers' venue)",
+    ],
     "venue-duplicate-name": [
         "venues/test-2024.md:2: name: the venue name 'TEST 2024' is already used by venues/test-2024-copy.md",
     ],
@@ -351,7 +357,7 @@ def check_bad_case(tmp_path: Path, content: ContentDir, expected: list[str]) -> 
 def built(tmp_path: Path) -> ContentDir:
     content = make_content(tmp_path)
     build(BuildOptions(content=content.root, output=tmp_path / "site"))
-    assert (tmp_path / "site" / "papers" / "a-paper-on-graphs" / "index.html").is_file()
+    assert (tmp_path / "site" / "papers" / "test-2024" / "a-paper-on-graphs" / "index.html").is_file()
     return content
 
 
@@ -450,7 +456,7 @@ def test_ctrl_c_while_the_output_changes_is_held_until_it_is_done(built, tmp_pat
     monkeypatch.setattr(writer, "_swap_in", with_ctrl_c)
     with pytest.raises(KeyboardInterrupt):
         build(BuildOptions(content=built.root, output=out))
-    assert "A Changed Title" in (out / "papers" / "a-paper-on-graphs" / "index.html").read_text(encoding="utf-8")
+    assert "A Changed Title" in (out / "papers" / "test-2024" / "a-paper-on-graphs" / "index.html").read_text(encoding="utf-8")
     assert sorted(os.listdir(tmp_path)) == ["content", "site"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
@@ -501,7 +507,7 @@ def test_without_an_atomic_exchange_the_fallback_swap_is_clean(built, tmp_path, 
     built.add_paper("a-paper-on-graphs", title="A Changed Title")
     monkeypatch.setattr(writer, "_exchange", lambda a, b: False)
     build(BuildOptions(content=built.root, output=out))
-    assert "A Changed Title" in (out / "papers" / "a-paper-on-graphs" / "index.html").read_text(encoding="utf-8")
+    assert "A Changed Title" in (out / "papers" / "test-2024" / "a-paper-on-graphs" / "index.html").read_text(encoding="utf-8")
     assert sorted(os.listdir(tmp_path)) == ["content", "site"]
 
 
@@ -645,7 +651,7 @@ def test_serve_with_bad_content_keeps_serving_the_previous_site(built, tmp_path)
         deadline = time.monotonic() + 60
         while True:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/papers/a-paper-on-graphs/", timeout=5) as r:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/papers/test-2024/a-paper-on-graphs/", timeout=5) as r:
                     page = r.read().decode("utf-8")
                 break
             except OSError:

@@ -62,7 +62,7 @@ def test_suspected_duplicates_warn_name_both_files_and_build(content, tmp_path):
     )
     report = build(BuildOptions(content=content.root, output=tmp_path / "site"))
     assert report.warnings[:2] == list(catalog.warnings)
-    page = (tmp_path / "site" / "papers" / "scalable-graphs" / "index.html").read_text(encoding="utf-8")
+    page = (tmp_path / "site" / "papers" / "icml-2024" / "scalable-graphs" / "index.html").read_text(encoding="utf-8")
     assert "same paper" not in page and "duplicate" not in page.lower()
 
     result = CliRunner().invoke(main, ["check", "--content", str(content.root)])
@@ -90,5 +90,5 @@ def test_a_venue_id_page_is_refused(content):
     with pytest.raises(ContentError) as info:
         load_catalog(content.root)
     assert [str(p) for p in info.value.problems] == [
-        "venues/page.md: 'page' cannot be a venue id: papers/page/ is taken by the pages of the list of all "
+        "venues/page.md:1: 'page' cannot be a venue id: papers/page/ is taken by the pages of the list of all "
         "papers; rename the file (and the papers' venue)"]

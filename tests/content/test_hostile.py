@@ -77,7 +77,8 @@ def hostile(tmp_path_factory) -> tuple[Path, Path]:
         title = "Shelf </title><script>alert('s1')</script>"
         description = "\\" onload=\\"alert('s2') {{ 7*191 }}"
         owner = "{{ config }} <b>owner</b>"
-        """))
+        author_page_min_papers = 1
+        """))  # (every author a page: each hostile name becomes a folder)
     c.write("tags.toml", textwrap.dedent("""\
         [weird-tag]
         name = "<b onmouseover=alert('t1')>Weird</b> {{ 7*191 }}"
@@ -126,7 +127,7 @@ def hostile(tmp_path_factory) -> tuple[Path, Path]:
 
 
 def page(site: Path, slug: str) -> Path:
-    return site / "papers" / slug / "index.html"
+    return site / "papers" / "hostile-2024" / slug / "index.html"
 
 
 def visible_text(path: Path) -> str:
@@ -255,14 +256,19 @@ def test_script_blocks_cannot_be_closed_by_content(hostile):
         tree = parse_html(page(site, slug))
         scripts = find(tree, "script")
         # The templates' scripts only: nothing the content wrote became a script element.
-        data = ("application/ld+json", "application/json")  # never run; the search record is one
+        data = ("application/ld+json", "application/json")  # never run
         assert all(s.attr("src") or s.attr("type") in data for s in scripts)
         blocks = [s for s in scripts if s.attr("type") in data]
-        assert len(blocks) == 2, slug  # JSON-LD and the search record, each one element
+        assert len(blocks) == 1, slug  # the JSON-LD, one element
         for block in blocks:
             body = "".join(c for c in block.children if isinstance(c, str))
             assert not re.search(r"</script|<!--", body, re.IGNORECASE)
             json.loads(body)
+    # The reading list's names of venues and tags, hostile ones among them, are data too.
+    (names,) = find(parse_html(site / "reading-list" / "index.html"), "script", type="application/json")
+    body = "".join(c for c in names.children if isinstance(c, str))
+    assert not re.search(r"</script|<!--", body, re.IGNORECASE)
+    assert json.loads(body)["v"]["hostile-2024"][0] == "<i>HOSTILE</i> 2024 {{ 7*191 }}"
 
 
 def test_json_ld_names_the_paper_as_the_page_shows_it(hostile):
@@ -341,7 +347,9 @@ def test_nothing_is_written_outside_the_output_folder(hostile):
         for part in rel.parts:
             assert part not in ("", ".", "..") and "\\" not in part and ":" not in part
             assert part.split(".")[0].lower() not in RESERVED, rel
-    authors = sorted(p.name for p in (site / "authors").iterdir() if p.is_dir())
+    buckets = sorted(p.name for p in (site / "authors").iterdir() if p.is_dir())
+    assert all(re.fullmatch(r"[a-z0-9][a-z0-9_]", b) for b in buckets), buckets
+    authors = sorted(p.name for p in (site / "authors").glob("*/*") if p.is_dir())
     assert len(authors) == len(HOSTILE_NAMES) + 3  # + Ada Lovelace, "{{ 7*191 }}", "{% raw %}x"
     assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", a) for a in authors), authors
 

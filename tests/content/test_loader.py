@@ -80,9 +80,9 @@ def test_extra_front_matter_reaches_custom_templates(content, tmp_path):
                     " {{ paper.extra.reading_group }}, <a href=\"{{ paper.extra.slides.url }}\">slides</a></p>"
                     "{% endif %}{% endblock %}" + tail, encoding="utf-8")
     build(BuildOptions(content=content.root, output=tmp_path / "site", templates=templates))
-    html = (tmp_path / "site" / "papers" / "extra" / "index.html").read_text(encoding="utf-8")
+    html = (tmp_path / "site" / "papers" / "test-2024" / "extra" / "index.html").read_text(encoding="utf-8")
     assert '<p id=rg>Discussed 2024-05-03, <a href="https://example.org/s.pdf">slides</a></p>' in html
-    other = (tmp_path / "site" / "papers" / "a-paper-on-graphs" / "index.html").read_text(encoding="utf-8")
+    other = (tmp_path / "site" / "papers" / "test-2024" / "a-paper-on-graphs" / "index.html").read_text(encoding="utf-8")
     assert "id=rg" not in other
 
 

@@ -198,3 +198,30 @@ def test_without_dates_the_home_page_has_no_recently_added_section(content, tmp_
     assert derive(load_catalog(content.root)).recent == ()
     # The bundled catalog has no dates either: its home page does not claim any.
     assert "Recently added" not in (bundled_site / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("threshold, with_page", [(1, {"ada-lovelace", "alan-turing", "grace-hopper"}),
+                                                  (2, {"alan-turing", "grace-hopper"}),
+                                                  (4, {"grace-hopper"}), (5, set())])
+def test_author_pages_only_for_people_with_enough_papers(content, threshold, with_page):
+    """author_page_min_papers (site.toml, default 2): a page only for people with that many
+    papers; the others are still every paper's authors (and search's), without a URL."""
+    content.write("site.toml", f'title = "Test shelf"\nauthor_page_min_papers = {threshold}\n')
+    content.add_paper("third", title="Third", authors=("Grace Hopper", "Alan Turing"), body="Three.")
+    content.add_paper("fourth", title="Fourth", authors=("Grace Hopper",), body="Four.")
+    content.add_paper("fifth", title="Fifth", authors=("Grace Hopper",), body="Five.")
+    content.add_paper("sixth", title="Sixth", authors=("Grace Hopper",), body="Six.")  # Ada 1, Alan 3, Grace 4
+    site = derive(load_catalog(content.root))
+    assert {a.ref.slug for a in site.authors} == with_page and site.author_count == 3
+    refs = {a.slug: a for p in site.papers for a in p.authors}
+    assert {slug for slug, ref in refs.items() if ref.url} == with_page
+    assert all((ref.url is None) == (ref.path is None) for ref in refs.values())
+    pages = {page.url for page in plan_pages(site)}
+    assert {u for u in pages if u.startswith("authors/") and u.count("/") == 3} == {
+        f"authors/{slug[:2]}/{slug}/" for slug in with_page}
+    for author in site.authors:  # co-authors all listed, a link only where they have a page
+        assert {c.item.slug for c in author.coauthors} <= set(refs)
+
+
+def test_the_default_threshold_is_two(content):
+    assert load_catalog(content.root).site.author_page_min_papers == 2

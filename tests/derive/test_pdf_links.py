@@ -13,7 +13,7 @@ from generator.content.loader import load_catalog
 from generator.derive import urls
 from generator.derive.views import derive
 from generator.outputs.citations import CitationIndex
-from generator.outputs.search.shards import page_record
+from generator.outputs.render import reading_list_record
 
 from ..conftest import paper_md
 
@@ -92,7 +92,8 @@ def test_views_carry_the_pdf_the_title_search_and_the_other_links(content):
     assert site.find_pattern.format(query="The%20none%20paper") == none.find_url
 
 
-def test_the_pdf_goes_into_highwire_json_ld_ris_and_search_records(content):
+def test_the_pdf_goes_into_highwire_ris_and_reading_list_records(content):
+    # (a search result reads the paper's citation_pdf_url from its page: tests/browser/test_search.py)
     site, views = catalog_views(content, derived={"openreview": FORUM}, none={})
     index = CitationIndex(site)
     derived, none = views["derived"], views["none"]
@@ -100,15 +101,14 @@ def test_the_pdf_goes_into_highwire_json_ld_ris_and_search_records(content):
 
     meta = [(m.name, m.content) for m in index.for_paper(derived).meta_names]
     assert ("citation_pdf_url", pdf) in meta
-    assert json.loads(str(index.for_paper(derived).json_ld))["encoding"] == {
-        "@type": "MediaObject", "contentUrl": pdf, "encodingFormat": "application/pdf"}
+    assert "encoding" not in json.loads(str(index.for_paper(derived).json_ld))  # said once: citation_pdf_url
     assert f"L1  - {pdf}" in index.for_paper(derived).ris
-    assert page_record(derived)["f"] == pdf
+    assert reading_list_record(derived)["f"] == pdf
 
     assert "citation_pdf_url" not in [m.name for m in index.for_paper(none).meta_names]
     assert "encoding" not in json.loads(str(index.for_paper(none).json_ld))
     assert "L1  -" not in index.for_paper(none).ris
-    assert "f" not in page_record(none)
+    assert "f" not in reading_list_record(none)
 
 
 def test_every_bundled_paper_with_an_arxiv_openreview_or_pmlr_link_has_a_pdf(bundled_views):

@@ -1,5 +1,6 @@
-"""The site's paths and URLs (generator/outputs/urls.py): every page kind and file, at the
-root (``/``), under a sub-path (``/catalog/``) and at an absolute base URL."""
+"""The site's paths and URLs (generator/derive/urls.py): every page kind and file, at the
+root (``/``), under a sub-path (``/catalog/``) and at an absolute base URL; papers in their
+venue's folder, authors in buckets, no folder wider than a host allows (issue 25)."""
 
 from __future__ import annotations
 
@@ -28,10 +29,12 @@ def test_page_paths_of_every_kind():
     assert U.HOME == ""
     assert (U.PAPERS, U.VENUES, U.TAGS, U.AUTHORS) == ("papers/", "venues/", "tags/", "authors/")
     assert (U.READING_LIST, U.SEARCH, U.NOT_FOUND) == ("reading-list/", "search/", "404.html")
-    assert U.paper_page("graph-nets") == "papers/graph-nets/"
+    assert U.paper_page("iclr-2024", "graph-nets") == "papers/iclr-2024/graph-nets/"
     assert U.venue_page("iclr-2024") == "venues/iclr-2024/"
     assert U.tag_page("graph-learning") == "tags/graph-learning/"
-    assert U.author_page("ada-lovelace") == "authors/ada-lovelace/"
+    assert U.author_page("ada-lovelace") == "authors/ad/ada-lovelace/"
+    assert U.author_path("ada-lovelace") == "ad/ada-lovelace"
+    assert U.author_page_at("ad/ada-lovelace") == U.author_page("ada-lovelace")
     assert U.reading_list_data(0) == "reading-list/data/0.json"
     assert U.reading_list_data(12) == "reading-list/data/12.json"
 
@@ -43,14 +46,14 @@ def test_pages_of_a_list():
     assert U.list_page(U.AUTHORS, 3) == "authors/page/3/"
     assert U.in_list("papers/", U.PAPERS) and U.in_list("papers/page/4/", U.PAPERS)
     # a paper's page is under papers/ but is not a page of the list of all papers
-    assert not U.in_list("papers/page-rank/", U.PAPERS) and not U.in_list("papers/x/", U.PAPERS)
+    assert not U.in_list("papers/page-rank/x/", U.PAPERS) and not U.in_list("papers/x/y/", U.PAPERS)
     assert not U.in_list("", U.PAPERS) and not U.in_list("tags/papers/", U.PAPERS)
 
 
 @pytest.mark.parametrize("url, folder, output, section", [
     ("", True, "index.html", ""),
     ("papers/", True, "papers/index.html", "papers"),
-    ("papers/x/", True, "papers/x/index.html", "papers"),
+    ("papers/v/x/", True, "papers/v/x/index.html", "papers"),
     ("tags/x/page/2/", True, "tags/x/page/2/index.html", "tags"),
     ("reading-list/data/3.json", False, "reading-list/data/3.json", "reading-list"),
     ("404.html", False, "404.html", ""),
@@ -61,12 +64,23 @@ def test_page_files_and_sections(url, folder, output, section):
     assert U.section(url) == section
 
 
+@pytest.mark.parametrize("slug, bucket", [
+    ("ada-lovelace", "ad"), ("li-wei", "li"), ("a-b-c", "ab"), ("x", "x_"), ("x-1", "x1"), ("7-of-9", "7o"),
+    ("page", "pa"), ("zz", "zz"),
+])
+def test_an_author_bucket_is_the_first_two_letters_or_digits(slug, bucket):
+    assert U.author_bucket(slug) == bucket
+    assert U.author_page(slug) == f"authors/{bucket}/{slug}/"
+    # two characters: never a one-character letter page of the index, nor its page/ folder
+    assert len(bucket) == 2
+
+
 def test_file_paths():
     assert U.venue_bib_path("iclr-2024") == "venues/iclr-2024/iclr-2024.bib"
-    assert U.tag_bib_path("graph-learning") == "tags/graph-learning/graph-learning.bib"
     assert U.venue_feed_path("iclr-2024") == "venues/iclr-2024/feed.xml"
     assert U.tag_feed_path("graph-learning") == "tags/graph-learning/feed.xml"
-    assert (U.CATALOG_BIB, U.CATALOG_FEED, U.PAPERS_JSON) == ("papers.bib", "feed.xml", "papers.json")
+    assert (U.catalog_bib(2024), U.catalog_json(1999)) == ("papers-2024.bib.gz", "papers-1999.json.gz")
+    assert (U.CATALOG_FEED, U.PAPERS_JSON) == ("feed.xml", "papers.json")
     assert (U.SITEMAP, U.ROBOTS, U.sitemap_part(2)) == ("sitemap.xml", "robots.txt", "sitemap-2.xml")
 
 
@@ -84,15 +98,15 @@ def test_site_urls_from_the_base_url(base_url, base_path, absolute_base):
     urls = U.SiteUrls.from_config(SiteConfig(title="t", base_url=base_url))
     assert (urls.base_path, urls.absolute_base) == (base_path, absolute_base)
     assert urls.path(U.HOME) == base_path
-    assert urls.path(U.paper_page("x")) == f"{base_path}papers/x/"
-    assert urls.path(U.CATALOG_BIB) == f"{base_path}papers.bib"
+    assert urls.path(U.paper_page("v", "x")) == f"{base_path}papers/v/x/"
+    assert urls.path(U.catalog_bib(2024)) == f"{base_path}papers-2024.bib.gz"
     if absolute_base is None:
-        assert urls.absolute(U.paper_page("x")) is None and urls.absolute(U.HOME) is None
-        assert urls.best(U.paper_page("x")) == f"{base_path}papers/x/"
+        assert urls.absolute(U.paper_page("v", "x")) is None and urls.absolute(U.HOME) is None
+        assert urls.best(U.paper_page("v", "x")) == f"{base_path}papers/v/x/"
         assert urls.best(U.HOME) == base_path
     else:
-        assert urls.absolute(U.paper_page("x")) == f"{absolute_base}papers/x/"
-        assert urls.best(U.paper_page("x")) == f"{absolute_base}papers/x/"
+        assert urls.absolute(U.paper_page("v", "x")) == f"{absolute_base}papers/v/x/"
+        assert urls.best(U.paper_page("v", "x")) == f"{absolute_base}papers/v/x/"
         assert urls.best(U.HOME) == absolute_base
         assert urls.absolute(U.tag_feed_path("t")) == f"{absolute_base}tags/t/feed.xml"
 
@@ -121,16 +135,17 @@ def test_views_give_the_templates_the_same_page_paths(bundled):
     """derive.views makes the ``url`` the templates link to; it must be where the pages are written."""
     assert bundled.papers and bundled.venues and bundled.tags and bundled.authors
     for paper in bundled.papers:
-        assert paper.url == U.paper_page(paper.slug)
+        assert paper.url == U.paper_page(paper.venue.id, paper.slug)
         assert paper.venue.url == U.venue_page(paper.venue.id)
         assert [t.url for t in paper.tags] == [U.tag_page(t.id) for t in paper.tags]
-        assert [a.url for a in paper.authors] == [U.author_page(a.slug) for a in paper.authors]
+        # an author with a page links to it; one without none (author_page_min_papers)
+        assert [a.url for a in paper.authors] == [U.author_page(a.slug) if a.has_page else None for a in paper.authors]
     for venue in bundled.venues:
         assert venue.ref.url == U.venue_page(venue.ref.id)
     for tag in bundled.tags:
         assert tag.ref.url == U.tag_page(tag.ref.id)
     for author in bundled.authors:
-        assert author.ref.url == U.author_page(author.ref.slug)
+        assert author.ref.has_page and author.ref.url == U.author_page(author.ref.slug)
 
 
 def test_every_page_of_the_plan_is_at_its_path(bundled):
@@ -142,7 +157,7 @@ def test_every_page_of_the_plan_is_at_its_path(bundled):
         return {U.list_page(list_url, n) for n in range(1, max(1, -(-count // size)) + 1)}
 
     expected = {U.HOME, U.VENUES, U.TAGS, U.READING_LIST, U.SEARCH, U.NOT_FOUND}
-    expected |= {U.paper_page(v.slug) for v in bundled.papers}
+    expected |= {U.paper_page(v.venue.id, v.slug) for v in bundled.papers}
     expected |= pages_of(U.PAPERS, len(bundled.papers))
     expected |= pages_of(U.AUTHORS, len(bundled.authors), AUTHORS_PAGE_SIZE)
     for venue in bundled.venues:
@@ -160,7 +175,7 @@ def test_every_page_of_the_plan_is_at_its_path(bundled):
     assert by_url[U.reading_list_data(0)].template == "reading_list_data.json"
     for page in pages:
         assert page.output_path == U.output_path(page.url) and page.section == U.section(page.url)
-    assert by_url[U.paper_page(bundled.papers[0].slug)].output_path.endswith("/index.html")
+    assert by_url[bundled.papers[0].url].output_path.endswith("/index.html")
 
 
 def test_a_long_list_is_paginated_at_its_page_paths(bundled):
@@ -182,11 +197,11 @@ def test_citation_urls_come_from_the_builder(base_url, bundled_views):
     for view in site.papers[:20]:
         citation = index.for_paper(view)
         if base_url == ABSOLUTE:
-            assert citation.page_url == f"{ABSOLUTE}papers/{view.slug}/" == citation.url
+            assert citation.page_url == f"{ABSOLUTE}papers/{view.venue.id}/{view.slug}/" == citation.url
         else:
-            assert citation.page_url == f"{base_path}papers/{view.slug}/"
+            assert citation.page_url == f"{base_path}papers/{view.venue.id}/{view.slug}/"
             assert citation.url != citation.page_url  # a path is not a citable URL: an external link or None
-        assert citation.page_url == urls.best(U.paper_page(view.slug)) == citation.canonical
+        assert citation.page_url == urls.best(view.url) == citation.canonical
 
 
 @pytest.mark.parametrize("base_url", [SUB, ABSOLUTE])
@@ -196,8 +211,8 @@ def test_export_files_are_at_their_paths(tmp_path, base_url):
     content.add_paper("fast-convergence", title="Fast Convergence", tags=("optimization",))
     site = derive(load_catalog(content.root, base_url=base_url))
     files = build_exports(site, CitationIndex(site))
-    expected = {U.CATALOG_BIB, U.PAPERS_JSON, U.ROBOTS}
-    expected |= {U.venue_bib_path(v.ref.id) for v in site.venues} | {U.tag_bib_path(t.ref.id) for t in site.tags}
+    expected = {U.catalog_bib(2024), U.catalog_json(2024), U.PAPERS_JSON, U.ROBOTS}
+    expected |= {U.venue_bib_path(v.ref.id) for v in site.venues}  # a tag has none: one copy of each entry
     if base_url == ABSOLUTE:
         expected |= {U.CATALOG_FEED, U.SITEMAP}
         expected |= {U.venue_feed_path(v.ref.id) for v in site.venues} | {U.tag_feed_path(t.ref.id) for t in site.tags}
@@ -208,7 +223,7 @@ def test_export_files_are_at_their_paths(tmp_path, base_url):
     assert f"Sitemap: {ABSOLUTE}sitemap.xml" in files[U.ROBOTS]
     locs = [e.text for e in ET.fromstring(files[U.SITEMAP]).iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
     assert locs == [ABSOLUTE + url for url, _ in sitemap_pages(site)]
-    assert f"{ABSOLUTE}papers/fast-convergence/" in locs and ABSOLUTE in locs
+    assert f"{ABSOLUTE}papers/test-2024/fast-convergence/" in locs and ABSOLUTE in locs
     assert not any(loc.endswith(".html") or loc.endswith(".json") for loc in locs)
     feed = ET.fromstring(files[U.tag_feed_path("optimization")])
     atom = "{http://www.w3.org/2005/Atom}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import logging
 import shutil
 import subprocess
@@ -209,6 +210,16 @@ def test_cli(empty):
 # --------------------------------------------------------------------------- import → export → import
 
 
+def catalog_bib(site: Path, folder: Path) -> Path:
+    """The catalog's full BibTeX (its yearly papers-<year>.bib.gz), unzipped into one file, as
+    a reader would import it."""
+    parts = sorted(site.glob("papers-*.bib.gz"))
+    assert parts
+    path = folder / "papers.bib"
+    path.write_text("\n".join(gzip.decompress(p.read_bytes()).decode("utf-8") for p in parts), encoding="utf-8")
+    return path
+
+
 @pytest.mark.parametrize("base_url", ["https://example.org/shelf/", "/"])
 def test_import_export_import_keeps_every_field(empty, tmp_path, base_url):
     import_bibtex([WILD], empty.root)
@@ -217,7 +228,7 @@ def test_import_export_import_keeps_every_field(empty, tmp_path, base_url):
     second = ContentDir(tmp_path / "second")
     (second.root / "venues" / "test-2024.md").unlink()
     shutil.copy(empty.root / "site.toml", second.root / "site.toml")
-    report = import_bibtex([out / "papers.bib"], second.root)
+    report = import_bibtex([catalog_bib(out, tmp_path)], second.root)
     assert {p.status for p in report.papers} == {CREATED}
     first_files = {k: v for k, v in tree(empty.root).items() if k.startswith(("papers/", "venues/"))}
     second_files = {k: v for k, v in tree(second.root).items() if k.startswith(("papers/", "venues/"))}
@@ -226,13 +237,13 @@ def test_import_export_import_keeps_every_field(empty, tmp_path, base_url):
 
 def test_importing_the_committed_catalogs_export_gives_back_its_papers(tmp_path, bundled_build):
     content = REPO / "content"
-    out = bundled_build("https://example.org/shelf/").path  # read-only: only its papers.bib is read
+    out = bundled_build("https://example.org/shelf/").path  # read-only: only its yearly BibTeX is read
     target = ContentDir(tmp_path / "imported")
     (target.root / "venues" / "test-2024.md").unlink()
     shutil.copy(content / "tags.toml", target.root / "tags.toml")
     # The same site: its page URLs in the .bib are recognised as such, not taken for links.
     target.write("site.toml", 'title = "Again"\nbase_url = "https://example.org/shelf/"\n')
-    report = import_bibtex([out / "papers.bib"], target.root)
+    report = import_bibtex([catalog_bib(out, tmp_path)], target.root)
     assert len(report.papers) == len(list((content / "papers").glob("*.md")))
     imported = {p.slug: p for p in load_catalog(target.root).papers}
     for original in load_catalog(content).papers:

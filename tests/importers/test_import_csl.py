@@ -329,7 +329,7 @@ def test_html_in_titles_is_text_on_the_built_site(empty, tmp_path):
     assert plain_text(paper.title) == title  # no tag CSL knows: text
     assert plain_text(paper.abstract) == "<script>alert(2)</script>[click](javascript:x)"
     build(BuildOptions(content=empty.root, output=tmp_path / "site"))
-    page = (tmp_path / "site" / "papers" / slug / "index.html").read_text(encoding="utf-8")
+    page = (tmp_path / "site" / "papers" / paper.venue / slug / "index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in page or "&lt;script&gt;alert(&quot;x&quot;)" in page
     assert "<script>alert" not in page and "<img src=x" not in page and 'href="javascript' not in page
 
@@ -354,10 +354,13 @@ def test_deeply_nested_tags_and_long_text_are_quick(empty, tmp_path):
 def test_the_built_site_shows_the_imported_papers(empty, tmp_path):
     report = import_csl([ZOTERO, CROSSREF], empty.root)
     build(BuildOptions(content=empty.root, output=tmp_path / "site"))
+    venue_of = {p.slug: p.venue for p in load_catalog(empty.root).papers}
     for paper in report.papers:
-        page = (tmp_path / "site" / "papers" / paper.slug / "index.html").read_text(encoding="utf-8")
+        page = (tmp_path / "site" / "papers" / venue_of[paper.slug] / paper.slug / "index.html").read_text(
+            encoding="utf-8")
         assert render_title(paper.title) in page
-    page = (tmp_path / "site" / "papers" / "tinygraph-scaling-graph-learning-down" / "index.html").read_text(
+    page = (tmp_path / "site" / "papers" / venue_of["tinygraph-scaling-graph-learning-down"]
+            / "tinygraph-scaling-graph-learning-down" / "index.html").read_text(
         encoding="utf-8")
     assert "<em>TinyGraph</em>" in page and "<math" in page and "<sup>3</sup>" in page
     assert '<a href="https://github.com/example/tinygraph"' in page

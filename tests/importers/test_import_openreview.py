@@ -355,12 +355,12 @@ def test_an_imported_catalog_builds_and_shows_html_in_titles_as_text(empty, tmp_
     out = tmp_path / "site"
     build(BuildOptions(content=empty.root, output=out))
     # Its own page: others may list it among their related papers.
-    [page] = [p for p in (out / "papers").glob("*/index.html")
+    [page] = [p for p in (out / "papers").glob("*/*/index.html")
               if "Claims" in p.read_text(encoding="utf-8").partition("</title>")[0]]
     html = page.read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;Bold&lt;/b&gt; Claims" in html
     assert "<script>alert(1)" not in html and "<img src=x" not in html
-    assert len(list((out / "papers").glob("*/index.html"))) == 9
+    assert len(list((out / "papers").glob("*/*/index.html"))) == 9
 
 
 def test_records_from_notes_reports_skips_as_warnings_without_a_skipped_list():

@@ -2,8 +2,7 @@
 // Usage: node tests/js/search_runner.js < request.json > answer.json
 // request: {"root": "<folder holding search/...>", "queries": [{"q": "...", "filters": {}}],
 //           "tokenize": ["text", ...], "stem": ["word", ...], "units": ["query", ...],
-//           "titleSlug": ["title", ...], "nameSlug": ["name", ...], "slugMax": 80, "latinFold": {}
-//                                       (the slugs records leave out),
+//           "titleSlug": ["title", ...], "slugMax": 80 (the slugs records leave out),
 //           "fetches": ["query", ...]   (the files the page's service fetches for each query),
 //           "lunr": {"index": "<file of a lunr index>", "terms": ["term", ...]}
 //                                       (lunr.js's own Index.load and search, term by term)}
@@ -54,8 +53,6 @@ function main() {
   }
   answer.stem = (request.stem || []).map(PS.stem);
   answer.titleSlug = (request.titleSlug || []).map(function (t) { return PS.titleSlug(t, request.slugMax); });
-  const slugMeta = { latinFold: request.latinFold, slugMax: request.slugMax };
-  answer.nameSlug = (request.nameSlug || []).map(function (n) { return PS.nameSlug(n, slugMeta); });
   answer.stopWords = lunr.stopWordFilter ? (request.stopWords || []).map(PS.isStopWord) : [];
   if (request.lunr) {
     const index = lunr.Index.load(JSON.parse(fs.readFileSync(request.lunr.index, "utf8")));

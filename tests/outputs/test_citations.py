@@ -208,7 +208,7 @@ def test_bibtex_entry_of_a_paper(content):
     assert fields["author"] == "Ada Lovelace and Alan Turing"
     assert fields["booktitle"] == "Test Conference on Learning 2024"
     assert fields["year"] == "2024"
-    assert fields["url"] == "https://example.org/shelf/papers/k-means/"
+    assert fields["url"] == "https://example.org/shelf/papers/test-2024/k-means/"
     assert fields["eprint"] == "2401.01234" and fields["archiveprefix"] == "arXiv"
     assert bib_text_to_content(fields["title"], title=True) == "Optimal $K$-means & More"
     assert "abstract" not in fields  # the page shows the citation only
@@ -225,8 +225,8 @@ def test_url_is_the_best_external_link_when_the_base_is_a_path(content):
     view = next(v for v in site.papers if v.slug == "linked")
     citation = C.CitationIndex(site).for_paper(view)
     assert citation.url == "https://openreview.net/forum?id=abc"
-    assert citation.canonical == "/shelf/papers/linked/"
-    assert not any(m.name == "og:url" for m in citation.meta_properties)
+    assert citation.canonical == "/shelf/papers/test-2024/linked/"
+    assert "url" not in json.loads(str(citation.json_ld))  # a path is no page's URL
     unlinked = next(v for v in site.papers if v.slug == "a-paper-on-graphs")
     assert "url" not in parse_one(C.CitationIndex(site).for_paper(unlinked).bibtex).fields_dict
 
@@ -309,7 +309,9 @@ def test_meta_tags_and_json_ld(content):
     assert ("citation_publication_date", "2024") in names
     assert ("citation_conference_title", "Test Conference on Learning 2024") in names
     assert ("citation_pdf_url", "https://x.org/p.pdf") in names
-    assert ("citation_abstract_html_url", "https://example.org/shelf/papers/meta/") in names
+    # The page's URL is its canonical link, said once (not again as citation_abstract_html_url).
+    assert citation.canonical == "https://example.org/shelf/papers/test-2024/meta/"
+    assert not any(k == "citation_abstract_html_url" or k.startswith(("og:", "twitter:")) for k, _ in names)
     # The title as the page shows it: text that looks like a tag is text, not cut out.
     shown = 'Graphs </script><!-- & "Co"'
     assert dict(names)["citation_title"] == C.text_as_shown(view.paper.title) == shown
@@ -319,7 +321,10 @@ def test_meta_tags_and_json_ld(content):
     assert data["@type"] == "ScholarlyArticle" and data["name"] == shown
     assert [a["name"] for a in data["author"]] == ["Ada Lovelace", "Alan Turing"]
     assert data["publication"]["name"] == "Test Conference on Learning 2024"
-    assert data["url"] == "https://example.org/shelf/papers/meta/"
+    assert data["url"] == "https://example.org/shelf/papers/test-2024/meta/"
+    # Each thing once: the abstract is on the page, the tags in citation_keywords, the
+    # language in <html lang>.
+    assert not {"description", "keywords", "inLanguage"} & set(data)
 
 
 def test_json_for_script_cannot_close_the_element():
@@ -472,7 +477,7 @@ def test_cite_section_copy_button_copies_the_bibtex(bundled_site):
         pytest.skip("Chromium not installed (apt-get install chromium)")
     server = StaticServer(bundled_site)
     try:
-        result = run_in_browser(server.url("/papers/lets-verify-step-by-step/"), server.url("/")[:-1])
+        result = run_in_browser(server.url("/papers/iclr-2024/lets-verify-step-by-step/"), server.url("/")[:-1])
     finally:
         server.close()
     assert "exception" not in result, result.get("exception")

@@ -1,16 +1,17 @@
-"""Exports of a built site: bulk .bib files, Atom feeds, sitemap, robots.txt, papers.json,
-and the metadata in the pages (meta tags, canonical, JSON-LD, BibTeX and RIS, feed links)."""
+"""Exports of a built site: the catalog's yearly gzip files and papers.json, venues' .bib
+files, Atom feeds, sitemap, robots.txt, and the metadata in the pages (meta tags, canonical,
+JSON-LD, BibTeX, feed links)."""
 
 from __future__ import annotations
 
 import datetime
+import gzip
 import html
 import json
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import parse_qsl
 
 import bibtexparser
 import pytest
@@ -19,7 +20,7 @@ from bibtexparser.middlewares import SeparateCoAuthors, SplitNameParts
 
 from generator.content import hosts
 from generator.outputs.citations import bibtex_keyword
-from generator.outputs import exports
+from generator.outputs import catalog as catalog_module, exports
 from generator.build import BuildOptions, build
 from generator.outputs.citations import CitationIndex
 from generator.derive.views import derive
@@ -43,6 +44,20 @@ def front_matter(path: Path) -> tuple[dict, str]:
 
 PAPERS = {p.stem: front_matter(p) for p in sorted((CONTENT / "papers").glob("*.md"))}
 VENUES = {p.stem: front_matter(p)[0] for p in sorted((CONTENT / "venues").glob("*.md"))}
+
+
+def page_of(slug: str) -> str:
+    """A bundled paper's page below the site root: in its venue's folder."""
+    return f"papers/{PAPERS[slug][0]['venue']}/{slug}/"
+
+
+def gunzip(path: Path) -> str:
+    return gzip.decompress(path.read_bytes()).decode("utf-8")
+
+
+def catalog_bib(site: Path) -> str:
+    """Every paper's full entry: the catalog's yearly files, newest year first."""
+    return "\n".join(gunzip(path) for path in sorted(site.glob("papers-*.bib.gz"), reverse=True))
 
 
 # The committed catalog built and derived once a session (see conftest): read-only here.
@@ -104,9 +119,11 @@ def head(path: Path) -> HeadParser:
     return parser
 
 
-def parse_bib(path: Path, names: bool = False):
+def parse_bib(path: Path | str, names: bool = False):
+    """A .bib file, or BibTeX text, read by bibtexparser."""
     middleware = [SeparateCoAuthors(), SplitNameParts()] if names else []
-    library = bibtexparser.parse_string(path.read_text(encoding="utf-8"), append_middleware=middleware)
+    text = path if isinstance(path, str) else path.read_text(encoding="utf-8")
+    library = bibtexparser.parse_string(text, append_middleware=middleware)
     assert not library.failed_blocks, (path, [str(b.error) for b in library.failed_blocks])
     return library
 
@@ -120,9 +137,9 @@ def normalized(text: str) -> str:
 # --------------------------------------------------------------------------- BibTeX and RIS
 
 
-def page_block(site: Path, slug: str, block: str) -> str:
-    """The text of a paper page's BibTeX or RIS block (``<pre id="cite-bibtex">``...)."""
-    text = (site / "papers" / slug / "index.html").read_text(encoding="utf-8")
+def page_block(site: Path, slug: str, block: str, venue: str | None = None) -> str:
+    """The text of a paper page's BibTeX block (``<pre id="cite-bibtex">``)."""
+    text = (site / (f"papers/{venue}/{slug}/" if venue else page_of(slug)) / "index.html").read_text(encoding="utf-8")
     found = re.search(r'<pre [^>]*id="cite-' + block + r'"[^>]*><code>(.*?)</code></pre>', text, re.S)
     assert found, (slug, block)
     return html.unescape(found.group(1))
@@ -130,11 +147,13 @@ def page_block(site: Path, slug: str, block: str) -> str:
 
 def test_every_bib_file_parses_with_balanced_braces(site):
     bibs = sorted(site.rglob("*.bib"))
-    # The catalog's, each venue's and each tag's: no file per paper (its page has its entry).
-    assert len(bibs) == len(VENUES) + len(list((site / "tags").glob("*/"))) + 1
+    # Each venue's, plain; the catalog's, gzip, a file a year: no file per paper (its page has
+    # its entry), none per tag (one copy of each entry: its papers are in the venues' files).
+    assert len(bibs) == len(VENUES) and not list((site / "tags").rglob("*.bib"))
+    assert [p.name for p in site.glob("*.bib*")] == ["papers-2024.bib.gz"]
     assert not list((site / "papers").rglob("*.bib")) and not list(site.rglob("*.ris"))
-    for path in bibs:
-        text = path.read_text(encoding="utf-8")
+    for path in [*bibs, catalog_bib(site)]:
+        text = path if isinstance(path, str) else path.read_text(encoding="utf-8")
         library = parse_bib(path)
         assert len(library.entries) == text.count("@inproceedings{"), path
         for entry in library.entries:
@@ -144,10 +163,10 @@ def test_every_bib_file_parses_with_balanced_braces(site):
 
 def test_each_paper_bib_round_trips_its_front_matter(site, catalog):
     index = CitationIndex(catalog)
-    entries = {e.key: e for e in parse_bib(site / "papers.bib", names=True).entries}
+    entries = {e.key: e for e in parse_bib(catalog_bib(site), names=True).entries}
     for slug, (fm, body) in PAPERS.items():
         view = next(v for v in catalog.papers if v.slug == slug)
-        entry = entries[index.for_paper(view).key]  # papers.bib holds the full entries
+        entry = entries[index.for_paper(view).key]  # the catalog's files hold the full entries
         fields = {k: f.value for k, f in entry.fields_dict.items()}
         assert entry.entry_type == "inproceedings"
         assert entry.key == index.for_paper(view).key
@@ -156,7 +175,7 @@ def test_each_paper_bib_round_trips_its_front_matter(site, catalog):
         assert authors == (fm.get("authors") or []), slug
         assert fields["booktitle"] == VENUES[fm["venue"]]["full_name"]
         assert fields["year"] == str(VENUES[fm["venue"]]["year"])
-        assert fields["url"] == f"{BASE}papers/{slug}/"
+        assert fields["url"] == f"{BASE}{page_of(slug)}"
         links = fm.get("links") or {}
         for kind, url in links.items():
             if kind == "arxiv" and "eprint" in fields:
@@ -174,32 +193,25 @@ def test_each_paper_bib_round_trips_its_front_matter(site, catalog):
 def test_bulk_bib_files_hold_exactly_their_papers(site, catalog):
     index = CitationIndex(catalog)
     keys = {v.slug: index.for_paper(v).key for v in catalog.papers}
-    whole = [e.key for e in parse_bib(site / "papers.bib").entries]
-    assert whole == sorted(keys.values())
-    # A venue's and a tag's file hold their papers' entries as the paper pages show them.
+    whole = [e.key for e in parse_bib(catalog_bib(site)).entries]
+    assert whole == sorted(keys.values())  # each paper once (one year here), by key
+    # A venue's file holds its papers' entries as the paper pages show them.
     shown = {keys[s]: page_block(site, s, "bibtex") for s in PAPERS}
     lists = [(site / "venues" / venue / f"{venue}.bib", {s for s, (fm, _) in PAPERS.items() if fm["venue"] == venue})
              for venue in VENUES]
-    lists += [(tag_dir / f"{tag_dir.name}.bib", {s for s, (fm, _) in PAPERS.items() if tag_dir.name in (fm.get("tags") or [])})
-              for tag_dir in (site / "tags").iterdir() if tag_dir.is_dir()]
     for path, slugs in lists:
         expected = sorted(keys[s] for s in slugs)
         assert [e.key for e in parse_bib(path).entries] == expected, path
         assert path.read_text(encoding="utf-8") == "\n".join(shown[k] for k in expected), path
 
 
-def test_each_paper_page_has_its_ris(site):
-    for slug, (fm, _) in PAPERS.items():
-        text = page_block(site, slug, "ris")  # the page's own; cite.js saves it with CRLF
-        lines = text.split("\n")
-        assert lines[0] == "TY  - CPAPER" and lines[-2] == "ER  - " and lines[-1] == ""
-        authors = [line[6:] for line in lines if line.startswith("AU  - ")]
-        assert len(authors) == len(fm.get("authors") or [])
-        for name, written in zip(fm.get("authors") or [], authors):
-            family, _, first = written.partition(", ")
-            assert name.startswith(first) and name.endswith(family), (name, written)
-        assert f"T2  - {VENUES[fm['venue']]['full_name']}" in lines
-        assert f"UR  - {BASE}papers/{slug}/" in lines
+def test_paper_pages_hold_no_formatted_reference_nor_ris(site):
+    """APA, Chicago, ACL and RIS are made in the browser from the page's metadata
+    (static/js/cite.js; tests/outputs/test_citation_styles.py, tests/browser/test_cite_styles.py)."""
+    for slug in PAPERS:
+        text = (site / page_of(slug) / "index.html").read_text(encoding="utf-8")
+        assert 'id="cite-ris"' not in text and 'id="cite-apa"' not in text and "TY  - CPAPER" not in text
+        assert "need JavaScript" in text  # said where they would be
 
 
 # --------------------------------------------------------------------------- feeds
@@ -213,7 +225,7 @@ def feed_entries(path: Path) -> list[ET.Element]:
 
 def newest(catalog, keep) -> list[str]:
     """Page URLs of the papers a feed holds: the newest ``FEED_LIMIT`` of those ``keep`` takes."""
-    return [f"{BASE}papers/{v.slug}/" for v in exports.feed_order(v for v in catalog.papers if keep(v))]
+    return [f"{BASE}{v.url}" for v in exports.feed_order(v for v in catalog.papers if keep(v))]
 
 
 def test_feeds_parse_and_list_what_they_should(site, catalog):
@@ -238,7 +250,7 @@ def test_feed_entries_carry_title_authors_and_dates(site):
     by_id = {e.findtext(f"{ATOM}id"): e for e in feed_entries(site / "feed.xml")}
     assert by_id
     for slug, (fm, _) in PAPERS.items():
-        entry = by_id.get(f"{BASE}papers/{slug}/")
+        entry = by_id.get(f"{BASE}{page_of(slug)}")
         if entry is None:  # not among the newest
             continue
         assert entry.findtext(f"{ATOM}title") == plain_text(fm["title"])
@@ -258,7 +270,7 @@ def test_feed_entries_carry_title_authors_and_dates(site):
 def test_exports_are_the_same_on_every_build(site, tmp_path):
     again = tmp_path / "again"
     build(BuildOptions(content=CONTENT, output=again, base_url=BASE))
-    names = ["feed.xml", "sitemap.xml", "papers.json", "papers.bib", "robots.txt",
+    names = ["feed.xml", "sitemap.xml", "papers.json", "papers-2024.bib.gz", "papers-2024.json.gz", "robots.txt",
              "venues/iclr-2024/feed.xml", "venues/iclr-2024/iclr-2024.bib"]
     for name in names:
         assert (again / name).read_bytes() == (site / name).read_bytes(), name
@@ -271,7 +283,7 @@ def test_feed_limit_keeps_the_newest_papers(content, monkeypatch):
     site = derive(load_catalog(content.root, base_url=BASE))
     files = exports.build_exports(site, CitationIndex(site))
     ids = [e.findtext(f"{ATOM}id") for e in ET.fromstring(files["feed.xml"]).findall(f"{ATOM}entry")]
-    assert ids == [f"{BASE}papers/paper-{d}/" for d in (7, 6, 5)]
+    assert ids == [f"{BASE}papers/test-2024/paper-{d}/" for d in (7, 6, 5)]
     assert ET.fromstring(files["feed.xml"]).findtext(f"{ATOM}updated") == "2024-03-07T00:00:00Z"
 
 
@@ -287,7 +299,7 @@ def test_sitemap_lists_every_page_with_absolute_urls(site):
     assert len(locs) == len(set(locs))
     lastmods = {u.findtext(f"{SITEMAP}loc"): u.findtext(f"{SITEMAP}lastmod") for u in root.findall(f"{SITEMAP}url")}
     for slug, (fm, _) in PAPERS.items():
-        assert lastmods[f"{BASE}papers/{slug}/"] == (fm["added"].isoformat() if fm.get("added") else None)
+        assert lastmods[f"{BASE}{page_of(slug)}"] == (fm["added"].isoformat() if fm.get("added") else None)
 
 
 def test_robots_names_the_sitemap(site):
@@ -297,8 +309,18 @@ def test_robots_names_the_sitemap(site):
 
 def test_papers_json_holds_every_front_matter_field(site, catalog):
     data = json.loads((site / "papers.json").read_text(encoding="utf-8"))
-    assert data["format"] == "papershelf-catalog" and data["version"] == 1
-    papers = {p["slug"]: p for p in data["papers"]}
+    assert data["format"] == "papershelf-catalog" and data["version"] == 2
+    # The index names the yearly files, with their sizes; each holds that year's papers.
+    (year,) = data["files"]
+    assert year["year"] == 2024 and year["papers"] == len(PAPERS)
+    for kind in ("bibtex", "json"):
+        path = site / year[kind].removeprefix(BASE)
+        assert path.name == f"papers-2024.{'bib' if kind == 'bibtex' else 'json'}.gz"
+        assert year[f"{kind}_bytes"] == path.stat().st_size
+    part = json.loads(gunzip(site / "papers-2024.json.gz"))
+    assert (part["format"], part["version"], part["year"]) == ("papershelf-catalog", 2, 2024)
+    assert "papers" not in data
+    papers = {p["slug"]: p for p in part["papers"]}
     assert set(papers) == set(PAPERS)
     for slug, (fm, body) in PAPERS.items():
         record = papers[slug]
@@ -313,11 +335,12 @@ def test_papers_json_holds_every_front_matter_field(site, catalog):
         assert record["abstract"] == body
         # Nothing that follows from the rest: the page is the site's URL and the slug's.
         assert not {"page", "year", "title_text", "abstract_text", "bibtex", "ris"} & set(record)
-        assert (site / f"papers/{slug}/index.html").is_file() and data["site"]["url"] == BASE
+        assert (site / page_of(slug) / "index.html").is_file() and data["site"]["url"] == BASE
     assert {v["id"]: v["full_name"] for v in data["venues"]} == {k: v["full_name"] for k, v in VENUES.items()}
     assert [(t["id"], t["name"]) for t in data["tags"]] == [(t.id, t.name) for t in catalog.catalog.tags.values()]
-    for record in data["venues"] + data["tags"]:
+    for record in data["venues"]:
         assert (site / record["bibtex"].removeprefix(BASE)).is_file()
+    assert not any("bibtex" in t for t in data["tags"])
 
 
 # --------------------------------------------------------------------------- pages
@@ -325,7 +348,7 @@ def test_papers_json_holds_every_front_matter_field(site, catalog):
 
 def test_each_paper_page_has_meta_tags_matching_its_front_matter(site):
     for slug, (fm, _) in PAPERS.items():
-        page = head(site / "papers" / slug / "index.html")
+        page = head(site / page_of(slug) / "index.html")
         names = [(n, c) for attr, n, c in page.meta if attr == "name"]
         props = dict((n, c) for attr, n, c in page.meta if attr == "property")
         values = lambda key: [c for n, c in names if n == key]  # noqa: E731
@@ -333,52 +356,60 @@ def test_each_paper_page_has_meta_tags_matching_its_front_matter(site):
         assert values("citation_author") == (fm.get("authors") or [])
         assert values("citation_conference_title") == [VENUES[fm["venue"]]["full_name"]]
         assert values("citation_publication_date") == [str(VENUES[fm["venue"]]["year"])]
-        assert values("citation_abstract_html_url") == [f"{BASE}papers/{slug}/"]
+        assert values("citation_abstract_html_url") == []  # the canonical link says it
         links = fm.get("links") or {}  # the pdf link, the landing page's by its host, the OpenReview forum's, arXiv's
         pdf = (links.get("pdf") or hosts.pdf_of(links.get("venue_page", ""))
                or links.get("openreview", "").replace("/forum?id=", "/pdf?id=")
                or links.get("arxiv", "").replace("/abs/", "/pdf/"))
         assert values("citation_pdf_url") == ([pdf] if pdf else [])
-        assert props["og:title"] == plain_text(fm["title"]) and props["og:url"] == f"{BASE}papers/{slug}/"
+        assert not props  # no OpenGraph: link previews take <title> and the description
         canonical = [link["href"] for link in page.links if link.get("rel") == "canonical"]
-        assert canonical == [f"{BASE}papers/{slug}/"]
+        assert canonical == [f"{BASE}{page_of(slug)}"]
         (ld,) = page.json_ld
         data = json.loads(ld)
         assert data["@type"] == "ScholarlyArticle" and data["name"] == plain_text(fm["title"])
         assert [a["name"] for a in data.get("author", [])] == (fm.get("authors") or [])
         assert data["datePublished"] == str(VENUES[fm["venue"]]["year"])
         assert data["publication"]["name"] == VENUES[fm["venue"]]["full_name"]
+        assert data["url"] == f"{BASE}{page_of(slug)}"
 
 
 def test_paper_pages_offer_their_bib_and_ris_as_files(site, catalog):
-    """The Cite section's BibTeX and RIS are saved as files by cite.js, named by the key."""
+    """The Cite section's BibTeX is saved as a file by cite.js, named by the key (and the RIS
+    it makes, tests/outputs/test_citations.py)."""
     index = CitationIndex(catalog)
     for view in catalog.papers:
-        text = (site / "papers" / view.slug / "index.html").read_text(encoding="utf-8")
+        text = (site / view.url / "index.html").read_text(encoding="utf-8")
         key = index.for_paper(view).key
         assert f'id="cite-bibtex" tabindex="0" data-copy="BibTeX" data-download="{key}.bib"' in text
-        assert f'id="cite-ris" tabindex="0" data-copy="RIS" data-download="{key}.ris"' in text
         assert '<script src="/shelf/static/js/cite.js" defer></script>' in text
-        assert f"/papers/{view.slug}/{view.slug}." not in text  # no link to a file per paper
+        assert f"/{view.slug}/{view.slug}." not in text  # no link to a file per paper
     assert (site / "static" / "js" / "cite.js").is_file()
 
 
 def test_lists_export_as_a_whole_for_reference_managers(site):
-    """Zotero saves a whole venue, tag or the catalog from its BibTeX file, which the list's
-    every page links; the items carry no COinS (750 bytes each, on ~10 lists per paper)."""
-    lists = [(site / "venues" / v, {s for s, (fm, _) in PAPERS.items() if fm["venue"] == v}) for v in VENUES]
-    lists += [(t, {s for s, (fm, _) in PAPERS.items() if t.name in (fm.get("tags") or [])})
-              for t in (site / "tags").iterdir() if t.is_dir()]
-    lists.append((site / "papers", set(PAPERS)))
-    for folder, slugs in lists:
-        pages = [folder / "index.html", *sorted(folder.glob("page/*/index.html"))]
-        bib = "papers.bib" if folder.name == "papers" else f"{folder.relative_to(site).as_posix()}/{folder.name}.bib"
-        titles = {e.fields_dict["title"].value for e in parse_bib(site / bib).entries}
-        assert len(titles) == len(slugs), folder
-        for page in pages:
+    """Zotero saves a whole venue from its BibTeX file, which the list's every page links, and
+    the catalog from its yearly files (gzip, their sizes said), which the first page of all
+    papers lists and its other pages and each tag's pages link; the items carry no COinS
+    (750 bytes each, on ~10 lists per paper)."""
+    for venue in VENUES:
+        folder = site / "venues" / venue
+        titles = {e.fields_dict["title"].value for e in parse_bib(folder / f"{venue}.bib").entries}
+        assert len(titles) == sum(1 for fm, _ in PAPERS.values() if fm["venue"] == venue)
+        for page in [folder / "index.html", *sorted(folder.glob("page/*/index.html"))]:
             text = page.read_text(encoding="utf-8")
-            assert f'href="/shelf/{bib}" type="application/x-bibtex" download' in text, page
+            assert f'href="/shelf/venues/{venue}/{venue}.bib" type="application/x-bibtex" download' in text, page
             assert not head(page).coins, page
+    first = (site / "papers" / "index.html").read_text(encoding="utf-8")
+    size = (site / "papers-2024.bib.gz").stat().st_size
+    label = catalog_module.size_label(size)
+    assert (f'<a href="/shelf/papers-2024.bib.gz" type="application/gzip" download>BibTeX 2024 '
+            f'({len(PAPERS)} entries, {label} gzip)</a>') in first
+    assert '<a href="/shelf/papers-2024.json.gz" type="application/gzip" download>JSON 2024 (' in first
+    others = [*sorted((site / "papers").glob("page/*/index.html")), *sorted((site / "tags").glob("*/index.html"))]
+    assert others
+    for page in others:
+        assert 'href="/shelf/papers/#downloads"' in page.read_text(encoding="utf-8"), page
 
 
 def test_feed_links_in_page_heads(site):
@@ -396,14 +427,17 @@ def test_download_links_of_venue_tag_and_catalog_pages(site, catalog):
     index = CitationIndex(catalog)
     seen = set()
     for page in plan_pages(catalog):
-        links = exports.page_downloads(page, index)
-        if page.url.startswith(("venues/", "tags/")) and page.url.count("/") == 2 or page.url == "papers/":
-            assert links, page.url
-            assert any(link.type == "application/x-bibtex" for link in links)
+        files = catalog_module.catalog_files(catalog, {p.name: p.stat().st_size for p in site.glob("papers-*.gz")})
+        links = exports.page_downloads(page, index, files)
+        if page.url.startswith("venues/") and page.url.count("/") == 2:
+            assert any(link.type == "application/x-bibtex" for link in links), page.url
+        if page.url == "papers/":
+            assert [link.type for link in links].count("application/gzip") == 2  # one year
         for link in links:
-            assert (site / link.url).is_file(), link.url
+            path = link.url.split("#")[0]
+            assert (site / path).is_file() or (site / path / "index.html").is_file(), link.url
             seen.add(link.url)
-    assert "papers.bib" in seen and "papers.json" in seen and "feed.xml" in seen
+    assert {"papers-2024.bib.gz", "papers-2024.json.gz", "papers.json", "feed.xml", "papers/#downloads"} <= seen
 
 
 # --------------------------------------------------------------------------- base_url is a path
@@ -415,11 +449,11 @@ def test_with_a_path_base_there_are_no_feeds_or_sitemap_and_the_build_says_so(pa
     assert not list(out.rglob("feed.xml"))
     assert "Sitemap:" not in (out / "robots.txt").read_text(encoding="utf-8")
     assert any("sitemap.xml" in note and "base_url" in note for note in report.notes)
-    page = head(out / "papers" / "lets-verify-step-by-step" / "index.html")
+    page = head(out / page_of("lets-verify-step-by-step") / "index.html")
     assert [link["href"] for link in page.links if link.get("rel") == "canonical"] == \
-        ["/catalog/papers/lets-verify-step-by-step/"]
+        [f"/catalog/{page_of('lets-verify-step-by-step')}"]
     assert not [link for link in page.links if link.get("type") == "application/atom+xml"]
-    assert "og:url" not in [n for _, n, _ in page.meta]
+    assert "url" not in json.loads(page.json_ld[0])  # a path is no page's URL
     bib = bibtexparser.parse_string(page_block(out, "lets-verify-step-by-step", "bibtex"))
     assert bib.entries[0].fields_dict["url"].value == "https://arxiv.org/abs/2305.20050"
     data = json.loads((out / "papers.json").read_text(encoding="utf-8"))
@@ -464,26 +498,30 @@ def test_hostile_content_gives_valid_exports(hostile):
     for path in list(hostile.rglob("feed.xml")) + [hostile / "sitemap.xml"]:
         ET.parse(path)
     json.loads((hostile / "papers.json").read_text(encoding="utf-8"))
-    text = (hostile / "papers" / "script" / "index.html").read_text(encoding="utf-8")
+    json.loads(gunzip(hostile / "papers-2024.json.gz"))
+    for entry in parse_bib(gunzip(hostile / "papers-2024.bib.gz")).entries:
+        assert all(bibtex_balanced(f.value) for f in entry.fields)
+    text = (hostile / "papers" / "test-2024" / "script" / "index.html").read_text(encoding="utf-8")
     for block in re.findall(r'<script type="application/ld\+json">(.*?)</script>', text, re.S):
         assert "<" not in block
         data = json.loads(block)
         assert data["author"][1]["name"] == "Zoë O'Brien & Co"
-    page = head(hostile / "papers" / "script" / "index.html")
+    page = head(hostile / "papers" / "test-2024" / "script" / "index.html")
     names = [(n, c) for attr, n, c in page.meta if attr == "name"]
     assert [c for n, c in names if n == "citation_author"] == ["José Ñúñez", "Zoë O'Brien & Co", "张伟"]
     assert dict(names)["citation_title"] == 'Closing </script><!-- & "quotes" {braces} 100% x^2 end'
     # Titles are named as the page shows them: text that looks like a tag is text.
-    tagged = (hostile / "papers" / "tagged" / "index.html").read_text(encoding="utf-8")
+    tagged = (hostile / "papers" / "test-2024" / "tagged" / "index.html").read_text(encoding="utf-8")
     h1 = re.search(r"<h1[^>]*>(.*?)</h1>", tagged, re.S).group(1)
     shown = " ".join(html.unescape(re.sub(r"<[^>]+>", "", h1)).split())  # as a browser shows the heading
     assert shown == TAGGED_TITLE
-    page = head(hostile / "papers" / "tagged" / "index.html")
-    assert [c for _, n, c in page.meta if n in ("citation_title", "og:title")] == [shown, shown]
+    page = head(hostile / "papers" / "test-2024" / "tagged" / "index.html")
+    assert [c for _, n, c in page.meta if n == "citation_title"] == [shown]
     assert json.loads(page.json_ld[0])["name"] == shown
     def page_entry(slug: str, names: bool = False):
         middleware = [SeparateCoAuthors(), SplitNameParts()] if names else []
-        library = bibtexparser.parse_string(page_block(hostile, slug, "bibtex"), append_middleware=middleware)
+        library = bibtexparser.parse_string(page_block(hostile, slug, "bibtex", "test-2024"),
+                                            append_middleware=middleware)
         assert not library.failed_blocks
         return library.entries[0]
 
@@ -554,7 +592,10 @@ def exports_element(element: ET.Element) -> ET.Element:
 
 def test_papers_json_is_what_json_dumps_writes(content):
     site = hostile_site(content)
-    text = exports.papers_json(site, CitationIndex(site))
+    files = dict(catalog_module.catalog_exports(site, CitationIndex(site)))
+    # deterministic gzip: no time, no file name in the header
+    assert files["papers-2024.json.gz"][4:8] == b"\0\0\0\0" and not files["papers-2024.json.gz"][3] & 0x08
+    text = gzip.decompress(files["papers-2024.json.gz"]).decode("utf-8")
     data = json.loads(text)
     # Compact JSON, a paper a line: the head on the first line, then each paper, then "]}".
     lines = text.split("\n")
@@ -563,4 +604,4 @@ def test_papers_json_is_what_json_dumps_writes(content):
     assert lines[0] == json.dumps(data, **compact)[:-1] + ',"papers":['
     assert lines[1:-2] == [json.dumps(p, **compact) + ("," if i < len(papers) - 1 else "") for i, p in enumerate(papers)]
     assert lines[-2:] == ["]}", ""] and len(papers) > 1
-    assert exports._paper_lines_json({"a": 1}, []) == '{"a":1,"papers":[]}\n'
+    assert catalog_module._paper_lines_json({"a": 1}, []) == '{"a":1,"papers":[]}\n'

@@ -260,7 +260,7 @@ def sites(bundled_build) -> dict[str, Path]:
 def test_every_internal_link_asset_and_fragment_resolves(sites, name):
     site = sites[name]
     pages = list(site.rglob("*.html"))
-    assert len(pages) > 400
+    assert len(pages) > 100  # (76 papers; author pages only for people with two papers or more)
     assert link_problems(site, BASES[name]) == []
 
 
@@ -332,7 +332,7 @@ def test_every_page_passes_the_nu_html_checker_which_reports_a_bad_page(sites, t
             target = tmp_path / name / page.relative_to(sites[name])
             target.parent.mkdir(parents=True, exist_ok=True)
             os.link(page, target)
-    assert len(list((tmp_path / "root").rglob("*.html"))) > 400
+    assert len(list((tmp_path / "root").rglob("*.html"))) > 100
     assert len(list((tmp_path / "catalog").rglob("*.html"))) >= 8
     (tmp_path / "bad.html").write_text("<!doctype html><title>x</title><p><div></p>\x07<a href='a b'>x</a>",
                                        encoding="utf-8")

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 from generator.build import BuildOptions, build
+from generator.derive.urls import paper_page
 
 from ..conftest import ContentDir
 from ..derive.test_topics import field_texts
@@ -70,7 +71,7 @@ def field_catalog(content: ContentDir, per_field: int = 6) -> list[str]:
 
 
 def topic_of(site: Path, slug: str) -> str:
-    return topic_links(page(site, f"papers/{slug}"))[0]
+    return topic_links(page(site, paper_page("test-2024", slug)))[0]
 
 
 def test_topics_and_trends_are_byte_identical_from_build_to_build(content, tmp_path):
@@ -99,7 +100,7 @@ def test_a_paper_that_moves_to_another_topic_rerenders_both_topic_pages(content,
     assert new_topic != old_topic
     after = stats_of(out)
     rewritten = {p for p in after if after[p] != before.get(p)}
-    assert {f"{old_topic}index.html", f"{new_topic}index.html", f"papers/{moved}/index.html"} <= rewritten
+    assert {f"{old_topic}index.html", f"{new_topic}index.html", f"{paper_page('test-2024', moved)}index.html"} <= rewritten
     assert 0 < report.pages_kept < report.pages  # the pages that do not show it are kept
     assert_same_as_cold(content.root, out, tmp_path)
 

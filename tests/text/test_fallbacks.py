@@ -99,9 +99,9 @@ def test_a_build_names_the_file_whose_text_fell_back(content, tmp_path, crashing
         "papers/broken-abstract.md: abstract: could not be rendered (ValueError: scanner bug); shown as plain text",
         "papers/broken-title.md: title: could not be rendered (ValueError: scanner bug); shown as plain text",
     ]
-    page = (tmp_path / "site" / "papers" / "broken-abstract" / "index.html").read_text(encoding="utf-8")
+    page = (tmp_path / "site" / "papers" / "test-2024" / "broken-abstract" / "index.html").read_text(encoding="utf-8")
     assert f"<p>We study {MARKER} with \\emph{{care}}.</p>" in page  # the source, escaped
-    page = (tmp_path / "site" / "papers" / "fast-convergence" / "index.html").read_text(encoding="utf-8")
+    page = (tmp_path / "site" / "papers" / "test-2024" / "fast-convergence" / "index.html").read_text(encoding="utf-8")
     assert "<math" in page  # the other papers render as usual
 
 

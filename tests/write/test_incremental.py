@@ -232,7 +232,7 @@ def test_a_static_change_with_anything_else_is_a_full_build(content, tmp_path, a
     if also == "content":
         content.add_paper("a-paper-on-graphs", title="A Paper on Graphs, Revised")
     else:
-        tamper_with(out / "papers" / "a-paper-on-graphs" / "index.html", also.split()[-1])
+        tamper_with(out / "papers" / "test-2024" / "a-paper-on-graphs" / "index.html", also.split()[-1])
     report = build(options)
     assert not report.static_only and "load" in report.seconds
     assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
@@ -289,7 +289,7 @@ def tamper_with(page: Path, how: str) -> None:
 def test_an_output_someone_changed_is_repaired_even_when_no_input_changed(content, tmp_path, tamper):
     out = tmp_path / "site"
     build(BuildOptions(content=content.root, output=out))
-    tamper_with(out / "papers" / "a-paper-on-graphs" / "index.html", tamper)
+    tamper_with(out / "papers" / "test-2024" / "a-paper-on-graphs" / "index.html", tamper)
     report = build(BuildOptions(content=content.root, output=out))
     assert not report.up_to_date
     assert_same_as_cold(content.root, out, tmp_path)

@@ -11,17 +11,18 @@ from .coins import coins_kev
 from .keys import assign_keys, base_key
 from .links import best_link
 from .meta import Meta, highwire_tags, json_for_script, json_ld
-from .plain import one_line, text_as_shown
 from .ris import ris_record
-from .styles import FormattedCitation, format_reference, reference_for
 
 
 class Citation:
-    """Everything a paper page, a list item or an export needs to cite a paper.
+    """Everything a paper page or an export needs to cite a paper.
 
     The light fields (key, URLs) are computed when the citation is made. The texts (BibTeX,
-    RIS, COinS, meta tags, JSON-LD) are computed on each access instead of kept: each is used once or twice per build (the paper
-    page, the exports), and keeping them took ~180 MB at 10,000 papers.
+    meta tags, JSON-LD) are computed on each access instead of kept: each is used once or
+    twice per build (the paper page, the exports), and keeping them took ~180 MB at 10,000
+    papers. The page's formatted references and RIS are made by its script from its
+    metadata (``static/js/cite.js``); ``ris`` and ``coins`` are what the tests hold
+    the scripts to.
     """
 
     __slots__ = ("_index", "_view", "_location", "key", "url", "page_url", "canonical")
@@ -32,9 +33,10 @@ class Citation:
         self._view = view
         self._location = index.locations.get(view.venue.id)
         self.key: str = index.keys.get(view.slug) or base_key(view)
-        self.page_url: str = urls.best(paper_page(view.slug))  # absolute page URL, else a path from the host root
+        page = paper_page(view.venue.id, view.slug)
+        self.page_url: str = urls.best(page)  # absolute page URL, else a path from the host root
         # the BibTeX/RIS url: absolute page URL, else the best external link
-        self.url: str | None = urls.absolute(paper_page(view.slug)) or best_link(view)
+        self.url: str | None = urls.absolute(page) or best_link(view)
         self.canonical: str = self.page_url  # absolute when base_url is absolute, else a path
 
     @property
@@ -52,7 +54,7 @@ class Citation:
 
     @property
     def bibtex_full(self) -> str:
-        """The entry of ``papers.bib``: with abstract, keywords and every link."""
+        """The entry of the catalog's yearly ``papers-<year>.bib.gz``: with abstract, keywords and every link."""
         return self._entry(self._full_fields())
 
     def bibtex_both(self) -> tuple[str, str]:
@@ -72,38 +74,18 @@ class Citation:
 
     @property
     def ris(self) -> str:
-        """Shown on the page (no abstract)."""
+        """The RIS record the page's script makes (no abstract)."""
         return ris_record(self._view, self.url, self.key, self._location)
 
     @property
-    def styles(self) -> tuple[FormattedCitation, ...]:
-        """The reference formatted in each style a page offers (APA, Chicago, ACL)."""
-        return format_reference(reference_for(self._view, self._location))
-
-    @property
     def meta_names(self) -> tuple[Meta, ...]:
-        """<meta name=… content=…>: Highwire, and the Twitter card (whose title and
-        description Twitter takes from OpenGraph's: not said twice)."""
-        return (*highwire_tags(self._view, self.page_url), Meta("twitter:card", "summary"))
-
-    @property
-    def meta_properties(self) -> tuple[Meta, ...]:
-        """<meta property=… content=…>: OpenGraph. Not said twice: the description (OpenGraph
-        readers take the page's <meta name="description">) and the tags (in
-        ``citation_keywords`` and the JSON-LD ``keywords``)."""
-        view, index = self._view, self._index
-        props = [Meta("og:type", "article"), Meta("og:title", text_as_shown(view.paper.title))]
-        page_abs = index.urls.absolute(paper_page(view.slug))
-        if page_abs:
-            props.append(Meta("og:url", page_abs))
-        props.append(Meta("og:site_name", one_line(index.config.title)))
-        props.append(Meta("article:section", one_line(view.venue.name)))
-        return tuple(props)
+        """<meta name=… content=…>: Highwire Press tags."""
+        return highwire_tags(self._view)
 
     @property
     def json_ld(self) -> Markup:
         """Escaped for a <script type="application/ld+json">."""
-        return json_for_script(json_ld(self._view, self._index.urls, self._index.config))
+        return json_for_script(json_ld(self._view, self._index.urls, self._location))
 
 
 class CitationIndex:

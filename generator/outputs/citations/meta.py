@@ -1,5 +1,9 @@
-"""Metadata in a paper page's head: Highwire Press tags (``highwire_tags``), schema.org JSON-LD
-(``json_ld``, written by ``json_for_script``) and the ``Meta`` name/content pairs."""
+"""Metadata in a paper page's head: Highwire Press tags (``highwire_tags``, for Google Scholar
+and Zotero), schema.org JSON-LD (``json_ld``, written by ``json_for_script``, for search
+engines) and the ``Meta`` name/content pairs. Each says a thing once: no OpenGraph or Twitter
+tags (link previews take the page's <title> and description), no second copy of the
+abstract, the tags or the page's URL. The page's script formats its references (APA, Chicago,
+ACL, RIS: ``static/js/cite.js``) from these two and the BibTeX key."""
 
 from __future__ import annotations
 
@@ -8,10 +12,10 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from ...content.model import SiteConfig
 from ...derive.views import AuthorRef, PaperView
 from ...derive.urls import SiteUrls, paper_page, venue_page
-from .links import arxiv_id
+from .links import BEST_LINK_ORDER, arxiv_id
+from .names import citation_name, split_at_last_word
 from .plain import one_line, text_as_shown
 
 
@@ -21,8 +25,9 @@ class Meta:
     content: str
 
 
-def highwire_tags(view: PaperView, page_url: str) -> tuple[Meta, ...]:
-    """``citation_*`` tags (Google Scholar, Zotero), in the order Scholar documents them."""
+def highwire_tags(view: PaperView) -> tuple[Meta, ...]:
+    """``citation_*`` tags (Google Scholar, Zotero), in the order Scholar documents them. The
+    page's own URL is its canonical link (not said again as ``citation_abstract_html_url``)."""
     tags = [Meta("citation_title", text_as_shown(view.paper.title))]
     for name, ref in zip(view.paper.authors, view.authors):  # names as the paper gives them
         tags.append(Meta("citation_author", one_line(name)))
@@ -32,7 +37,6 @@ def highwire_tags(view: PaperView, page_url: str) -> tuple[Meta, ...]:
     tags.append(Meta("citation_conference_title", one_line(view.venue.full_name)))
     if view.pdf_url:  # the pdf link, else derived from the OpenReview or arXiv link
         tags.append(Meta("citation_pdf_url", view.pdf_url))
-    tags.append(Meta("citation_abstract_html_url", page_url))
     arxiv = next((arxiv_id(link.url) for link in view.links if link.kind == "arxiv"), None)
     if arxiv:
         tags.append(Meta("citation_arxiv_id", arxiv))
@@ -58,11 +62,13 @@ def json_for_script(data: object) -> Markup:
     return Markup(text)
 
 
-def json_ld(view: PaperView, urls: SiteUrls, config: SiteConfig) -> dict[str, object]:
-    """schema.org ``ScholarlyArticle`` data of a paper: each thing once (its URL as ``url``,
-    the start of its abstract as ``description``; the page shows the whole abstract), so the
-    page carries no second copy of it."""
-    page = urls.absolute(paper_page(view.slug))
+def json_ld(view: PaperView, urls: SiteUrls, location: str | None = None) -> dict[str, object]:
+    """schema.org ``ScholarlyArticle`` data of a paper: its URL (``url``, when absolute), title,
+    authors, year, proceedings (with where the venue took place) and its pages elsewhere
+    (``sameAs``, the best one to cite first: ``links.BEST_LINK_ORDER``). Not the abstract (the
+    page shows it), the tags (``citation_keywords`` and the page's links), the language
+    (``<html lang>``) nor the PDF (``citation_pdf_url``)."""
+    page = urls.absolute(paper_page(view.venue.id, view.slug))
     data: dict[str, object] = {
         "@context": "https://schema.org",
         "@type": "ScholarlyArticle",
@@ -71,30 +77,35 @@ def json_ld(view: PaperView, urls: SiteUrls, config: SiteConfig) -> dict[str, ob
     if page:
         data["url"] = page
     if view.paper.authors:
-        data["author"] = [_person(name, ref, urls) for name, ref in zip(view.paper.authors, view.authors)]
+        data["author"] = [_person(name, ref) for name, ref in zip(view.paper.authors, view.authors)]
     data["datePublished"] = str(view.venue.year)
     event: dict[str, object] = {"@type": "PublicationEvent", "name": one_line(view.venue.full_name)}
     if urls.absolute_base:
         event["url"] = urls.absolute(venue_page(view.venue.id))
+    if location:
+        event["location"] = one_line(location)
     data["publication"] = event
-    if view.description:  # the page shows the whole abstract; this is its start, as in the meta tags
-        data["description"] = one_line(view.description)
-    if view.tags:
-        data["keywords"] = [t.name for t in view.tags]
-    if config.language:
-        data["inLanguage"] = config.language
-    external = [link.url for link in view.links]
+    order = {kind: i for i, kind in enumerate(BEST_LINK_ORDER)}
+    external = [link.url for link in sorted(view.links, key=lambda link: order.get(link.kind, len(order)))]
     if external:
         data["sameAs"] = external
-    if view.pdf_url:
-        data["encoding"] = {"@type": "MediaObject", "contentUrl": view.pdf_url, "encodingFormat": "application/pdf"}
     return data
 
 
-def _person(name: str, ref: AuthorRef, urls: SiteUrls) -> dict[str, object]:
-    """An author of the paper: the name as the paper gives it and, from authors.toml, their
-    ORCID record and homepage (``sameAs``). (Their page here is linked from the page itself.)"""
-    person: dict[str, object] = {"@type": "Person", "name": one_line(name)}
+def _person(name: str, ref: AuthorRef) -> dict[str, object]:
+    """An author of the paper: the name as the paper gives it; its parts as a citation reads
+    them (``names.citation_name``) where they are not "given names, then the family name"
+    (``split_at_last_word``: a particle, a suffix, a one-word name); from authors.toml, their
+    ORCID record and homepage (``sameAs``)."""
+    shown = one_line(name)
+    person: dict[str, object] = {"@type": "Person", "name": shown}
+    parts = citation_name(name)
+    if parts != split_at_last_word(shown):
+        if parts.given:
+            person["givenName"] = parts.given
+        person["familyName"] = " ".join(p for p in (parts.particle, parts.family) if p)
+        if parts.suffix:
+            person["honorificSuffix"] = parts.suffix
     if ref.profile and ref.profile.same_as:
         person["sameAs"] = list(ref.profile.same_as)
     return person

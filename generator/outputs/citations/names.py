@@ -1,10 +1,13 @@
 """Author names as the formats write them: BibTeX's reading of a name (``name_parts``),
-family name, "Last, First" (RIS) and the BibTeX ``author`` form (``bib_name``)."""
+family name, "Last, First" (RIS) and the BibTeX ``author`` form (``bib_name``), and a name
+in parts as a citation style sees it (``citation_name``, for the page's JSON-LD: the
+formatted references are made in the browser, ``static/js/cite.js``)."""
 
 from __future__ import annotations
 
 import functools
 import re
+from typing import NamedTuple, Sequence
 
 from bibtexparser.middlewares.names import parse_single_name_into_parts
 
@@ -64,3 +67,34 @@ def bib_name(name: str) -> str:
         # One unit for BibTeX: "and" would split it, more than two commas are an error.
         return "{{}" + value + "}" if value.startswith("\\") else "{" + value + "}"
     return value
+
+
+class Name(NamedTuple):
+    """An author as CSL sees one: ``family`` (with no ``given``: a one-part name, shown as is)."""
+
+    family: str
+    given: str = ""
+    particle: str = ""  # "van", "de la": a non-dropping particle, kept before the family name
+    suffix: str = ""  # "Jr.", "III"
+
+
+@functools.lru_cache(maxsize=_NAME_CACHE)
+def citation_name(author: str) -> Name:
+    """An author as the BibTeX export reads the name (``name_parts``): "Ludwig van
+    Beethoven" → given "Ludwig", particle "van", family "Beethoven"; "Martin Luther King
+    Jr." → suffix "Jr."; one word (or a name BibTeX cannot read) → family only."""
+    parts = name_parts(author)
+    if parts is None:
+        return Name(one_line(author))
+
+    def text(words: Sequence[str]) -> str:
+        return " ".join(words).replace("{", "").replace("}", "")
+
+    return Name(family=text(parts.last), given=text(parts.first), particle=text(parts.von), suffix=text(parts.jr))
+
+
+def split_at_last_word(shown: str) -> Name:
+    """How the page's script reads a name that its JSON-LD gives no parts of (cite.js
+    ``nameOf``): the last word is the family name, the words before it the given names."""
+    words = shown.split(" ")
+    return Name(words[-1], " ".join(words[:-1]))

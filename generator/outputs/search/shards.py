@@ -43,10 +43,12 @@ the few of them its words need (``static/js/search-engine.js``):
     when the title gives it (``title_slug``). ``g``: the paper's tags in its own order,
     where that is not the facets' sorted one.
 
-The rest of a result (authors, their pages, presentation, PDF: ``page_record``) and its
-snippet come from the paper's own page, fetched when the result comes into sight: the
-abstracts and author lists are not stored twice, and a query fetches ~25 bytes (gzip) a
-paper of records instead of ~95, so the chunks can be four times as long for the same bytes.
+The rest of a result (authors and their links, presentation, PDF) and its snippet come from
+the paper's own page (``static/js/search.js`` reads what the page shows), fetched when the
+result comes into sight: the abstracts and author lists are not stored twice, and a query
+fetches ~25 bytes (gzip) a paper of records instead of ~95, so the chunks can be four times
+as long for the same bytes. A result links its paper's page, ``papers/<venue>/<slug>/``: its
+venue is in the facets.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ import re
 from array import array
 from typing import Iterable
 
-from ...content.slugs import LATIN_LETTERS, MAX_LENGTH, ascii_fold
+from ...content.slugs import MAX_LENGTH
 from ...derive.views import PaperView, SiteData
 from .index import (
     FORMAT_VERSION, MAX_EXPANDED_POSTINGS, MAX_EXPANSION_FILES, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY,
@@ -104,15 +106,6 @@ def typo_keys(word: str) -> list[str]:
 
 
 
-def name_slug(name: str) -> str | None:
-    """The slug of a name in Latin letters as the page derives it (search-engine.js
-    ``nameSlug``): the letters folded to ASCII (``ascii_fold``), then ``title_slug``. None for a name with
-    characters past Latin Extended-B, whose folding the page is not trusted to repeat."""
-    if any(ord(c) > 0x24F for c in name):
-        return None
-    return title_slug(ascii_fold(name))
-
-
 def title_slug(title: str) -> str:
     """The page's slug as the page derives it from an ASCII title (search-engine.js
     ``titleSlug``): its letter and digit runs, lower-cased and joined by hyphens, as many
@@ -128,31 +121,11 @@ def title_slug(title: str) -> str:
 def display_record(view: PaperView) -> dict[str, object]:
     """What a result shows of a paper before its page arrives, besides its venue, year and
     tags (in the facets): the title, and the paper's page (``s``) when the page cannot
-    derive it from the title (``title_slug``). The rest is ``page_record``. Plain text
+    derive it from the title (``title_slug``). The rest comes from its page. Plain text
     only, so the page sets it with textContent."""
     record: dict[str, object] = {"t": view.title_plain}
     if not (view.title_plain.isascii() and title_slug(view.title_plain) == view.slug):
         record["s"] = view.slug
-    return record
-
-
-def page_record(view: PaperView) -> dict[str, object]:
-    """What a result shows of a paper once the paper's own page is fetched (for its
-    snippet; ``templates/partials/paper_head.html`` writes it there): the authors (``a``),
-    their pages (``u``), the presentation (``p``), a provisional entry (``x``), the PDF
-    (``f``). Kept out of the search files, so a query fetches a title a result."""
-    # Each author's page, for the result to link the names; "" where the page derives it
-    # from the name (name_slug), left out when all are "".
-    pages = ["" if a.slug == name_slug(a.name) else a.slug for a in view.authors]
-    record: dict[str, object] = {"a": [a.name for a in view.authors]}
-    if any(pages):
-        record["u"] = pages
-    if view.presentation:
-        record["p"] = view.presentation
-    if view.provisional:
-        record["x"] = 1
-    if view.pdf_url:  # the result's first action; without it, the item offers a title search
-        record["f"] = view.pdf_url
     return record
 
 
@@ -302,8 +275,7 @@ def build_search(site: SiteData) -> dict[str, str]:
         "fields": FIELDS,
         "dict": dict_starts,
         "docChunk": DOC_CHUNK,
-        "slugMax": MAX_LENGTH,  # records leave out a slug the page derives (title_slug, name_slug)
-        "latinFold": LATIN_LETTERS,  # what ascii_fold spells out, for the page's nameSlug
+        "slugMax": MAX_LENGTH,  # records leave out a slug the page derives (title_slug)
         # "full": the proceedings title in each result's COinS (static/js/search.js)
         "venues": [{"id": v.ref.id, "name": v.ref.name, "full": v.ref.full_name, "year": v.ref.year}
                    for v in site.venues],
