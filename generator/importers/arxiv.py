@@ -11,7 +11,7 @@ feeds that ``export.arxiv.org/api/query?id_list=…`` or ``?search_query=…`` a
 * the entry's ``id`` (``http://arxiv.org/abs/2305.18436v2``) → the versionless arXiv id: the
   ``arxiv`` link ``https://arxiv.org/abs/<id>`` and the ``pdf`` link
   ``https://arxiv.org/pdf/<id>`` (always the latest version). ``arxiv:doi`` →
-  ``https://doi.org/…`` as the ``venue_page`` link (the first DOI when several are given).
+  ``https://doi.org/…`` as the ``doi`` link (the first DOI when several are given).
 * the venue, in this order (``--venue ID`` overrides all of it):
 
   1. ``arxiv:journal_ref``, when it names a venue: "ICLR 2024", "Proceedings of ICML 2024",
@@ -294,7 +294,7 @@ def _record(entry: Element, file: str, problems: Problems, warnings: list[str]) 
     links = [("arxiv", abs_url, "id"), ("pdf", f"https://arxiv.org/pdf/{key}", "id")]
     doi = entry.child_text(ARXIV_NS, "doi").replace(";", " ").split()
     if doi:
-        links.append(("venue_page", doi_url(doi[0]), "arxiv:doi"))
+        links.append(("doi", doi_url(doi[0]), "arxiv:doi"))
     authors = [clean_line(author.child_text(ATOM_NS, "name")) for author in entry.findall(ATOM_NS, "author")]
     return Record(
         file=file, line=line, key=key,

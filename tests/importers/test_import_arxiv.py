@@ -73,7 +73,7 @@ def test_feed_becomes_papers_with_links_venues_and_paragraphs(empty):
     assert string.venue == "phys-rev-d-2006"
     assert [(link.kind, link.url) for link in string.links] == [
         ("pdf", "https://arxiv.org/pdf/hep-th/0601001"), ("arxiv", "https://arxiv.org/abs/hep-th/0601001"),
-        ("venue_page", "https://doi.org/10.1103/PhysRevD.73.046001")]
+        ("doi", "https://doi.org/10.1103/PhysRevD.73.046001")]
     assert (catalog.venues["phys-rev-d-2006"].name, catalog.venues["phys-rev-d-2006"].year) == ("Phys. Rev. D 2006",
                                                                                               2006)
 
@@ -152,7 +152,7 @@ def test_doi_and_non_arxiv_categories():
              '    <arxiv:primary_category term="math.GT"/>\n    <category term="math.GT"/>\n')
     found, _, _ = records(feed(entry("math.GT/0309136v2", extra=extra)))
     assert found[0].key == "math.GT/0309136" and found[0].keywords == "math.GT"
-    assert found[0].links[-1] == ("venue_page", "https://doi.org/10.1000/a.b", "arxiv:doi")
+    assert found[0].links[-1] == ("doi", "https://doi.org/10.1000/a.b", "arxiv:doi")
 
 
 def test_import_twice_is_unchanged_and_edits_are_kept(empty):

@@ -60,7 +60,7 @@ def test_import_reads_titles_authors_venues_links_abstracts_and_tags(empty):
     assert diffusion.authors == ("Hans Müller Jr.", "José García", "Google DeepMind")
     assert diffusion.venue == "neurips-2023"  # "Advances in Neural Information Processing Systems"
     assert plain_text(diffusion.title) == "Diffusion Models in Über-Space"
-    assert [(link.kind, link.url) for link in diffusion.links] == [("venue_page", "https://doi.org/10.5555/12345.678")]
+    assert [(link.kind, link.url) for link in diffusion.links] == [("doi", "https://doi.org/10.5555/12345.678")]
 
     journal = papers["fast-convergence-of-gradient-descent-revisited"]
     assert journal.venue == "journal-of-made-up-results-2024"

@@ -186,7 +186,7 @@ def test_venue_option_and_notes_without_a_venue(content, tmp_path):
 @pytest.mark.parametrize("fields, links", [
     ({"pdf": "https://arxiv.org/abs/2401.01234"}, [("arxiv", "https://arxiv.org/abs/2401.01234")]),
     ({"pdf": "https://example.org/paper.pdf", "html": "https://doi.org/10.5555/1"},
-     [("pdf", "https://example.org/paper.pdf"), ("venue_page", "https://doi.org/10.5555/1")]),
+     [("pdf", "https://example.org/paper.pdf"), ("doi", "https://doi.org/10.5555/1")]),
     ({"pdf": "/attachment/abc.pdf"}, [("pdf", "https://openreview.net/attachment/abc.pdf")]),
 ])
 def test_pdf_values_that_are_not_openreview_pdf_paths(fields, links):
