@@ -174,6 +174,9 @@ _LEAD_IN = re.compile(r"^(?:(?:accepted|published|appeared|appears|to appear|pre
                       r"\s*|in:?\s+)(?:the\s+)?", re.IGNORECASE)
 _NUMBERED_PARENS = re.compile(r"\s*\((?:[^()\d]*\d[^()]*|\s*(?:oral|spotlight|poster)\s*)\)", re.IGNORECASE)
 _NUMBER_TOKEN = re.compile(r"^(?:[\d:/\-–.()]*\d[\d:/\-–.()]*|(?:vol|no|pp|pages?|art|issue)\.?)$", re.IGNORECASE)
+_NAMES_VENUE = re.compile(r"\s*(?:(?:the|in|at)\s+)?(?:findings\s+of\s+(?:the\s+)?)?" + _KNOWN_YEAR.pattern,
+                         re.IGNORECASE)
+_FINDINGS = re.compile(r"\bfindings\b", re.IGNORECASE)
 MAX_HINT_CHARS = 1000  # of a journal_ref or comment read for the venue (arXiv keeps them short)
 
 
@@ -207,9 +210,11 @@ def _match_year(match: re.Match[str]) -> int:
 
 
 def _accepting_clauses(comment: str) -> list[str]:
-    """The clauses of a comment that say the paper was accepted somewhere (not a workshop)."""
+    """The clauses of a comment that say the paper was accepted somewhere (not a workshop): by
+    their words ("Accepted at …", "to appear in …"), or by starting with a known conference
+    and its year ("CVPR 2021. Code: …", "Findings of ACL 2025"), as authors mark a paper's venue."""
     clauses = re.split(r"[;\n]|\.\s+(?=[A-Z])", comment[:MAX_HINT_CHARS])
-    return [c for c in clauses if _ACCEPTED.search(c) and not _NOT_ACCEPTED.search(c)]
+    return [c for c in clauses if (_ACCEPTED.search(c) or _NAMES_VENUE.match(c)) and not _NOT_ACCEPTED.search(c)]
 
 
 def comment_venue(comment: str) -> tuple[str | None, int | None, str | None]:
@@ -223,7 +228,8 @@ def comment_venue(comment: str) -> tuple[str | None, int | None, str | None]:
         match = _KNOWN_YEAR.search(clause)
         if match:
             year = _match_year(match)
-            return f"{KNOWN_VENUES[match.group(1).lower()][0]} {year}", year, presentation
+            name = f"{KNOWN_VENUES[match.group(1).lower()][0]} {year}"
+            return f"Findings of {name}" if _FINDINGS.search(clause) else name, year, presentation
     return None, None, presentation
 
 
