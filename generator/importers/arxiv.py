@@ -20,8 +20,9 @@ feeds that ``export.arxiv.org/api/query?id_list=…`` or ``?search_query=…`` a
      year is the last year it names; a journal_ref with no year takes the year of the first
      arXiv version (a warning says so).
   2. else ``arxiv:comment``, when a clause of it says the paper was accepted ("Accepted at
-     NeurIPS 2023 (oral)", "ICLR'24 spotlight", "to appear in CVPR 2024") at one of the known
-     conferences (``common.KNOWN_VENUES``), named with a year. A clause that says
+     NeurIPS 2023 (oral)", "ICLR'24 spotlight", "to appear in CVPR 2024"), or starts by naming
+     one ("CVPR 2021. Code: …"), at one of the known conferences (``common.KNOWN_VENUES``), named
+     with a year; "Findings of ACL 2025" is that Findings volume. A clause that says
      "submitted", "under review" or names a workshop gives no venue: the main conference
      would be wrong. Only known conferences are trusted in free text.
   3. else the paper is a preprint: the venue "arXiv" and the year of its first version
