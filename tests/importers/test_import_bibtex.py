@@ -124,6 +124,18 @@ def test_a_url_into_the_catalogs_own_site_is_not_a_link(empty, tmp_path):
     assert "links" not in read(empty.root / "papers" / "own.md")[0]
 
 
+def test_authors_with_affiliation_marks_are_read_as_the_people_they_are(empty, tmp_path):
+    """Affiliation digits and LaTeX superscripts in "Family, Given" names: BibTeX's name rules
+    would make "2 Doe1" of "Doe1,2, Jane"; the import gives the person."""
+    bib = tmp_path / "x.bib"
+    bib.write_text("@inproceedings{k, title = {Marked}, booktitle = {Some Venue}, year = 2024, author = "
+                   "{Doe1,2, Jane and Roe$^{3}$, Rick and Mary Major$^\\dagger$ and Ann Other1}}\n", encoding="utf-8")
+    report = import_bibtex([bib], empty.root)
+    assert read(empty.root / "papers" / "marked.md")[0]["authors"] == ["Jane Doe", "Rick Roe", "Mary Major",
+                                                                      "Ann Other"]
+    assert report.repairs.names.unrepaired == []
+
+
 def test_the_same_paper_twice_in_a_file_is_imported_once(empty, tmp_path):
     bib = tmp_path / "x.bib"
     entry = "@inproceedings{{{key}, title = {{Same Title}}, booktitle = {{Some Venue}}, year = 2024}}\n"
