@@ -30,16 +30,18 @@ form: CSL-JSON (as Zotero exports it), BibTeX, OpenReview API v2 notes, arXiv AP
 feeds, plus ``stats.json`` (``synth_archive.measure``).
 
 **The content folder** (``generate``, used by ``bench/run.py`` and the tests): what
-``papershelf import csl`` makes of the CSL records, written by default directly with the
-importers' own helpers (``rich_text_to_content``, ``choose_venue`` for venues,
-``add_author``, ``paper_slug``, ``paper_file_text``, the line-break ``Vocabulary`` up to
-``JOIN_BREAKS_UP_TO`` papers; links as the CSL reader takes them: DOI as the venue page, else
-the URL by its host), with the tags the text votes for instead of the importer's suggestions
-(30 ms a paper); the same bytes as ``import csl`` writes, tags aside. ``via="csl"`` (``--via csl``) runs the real
-``import_csl`` on the CSL files instead (a one-tag taxonomy during the import, the voted
-tags put in after; slower). Either way the folder holds what today's build accepts: records
-whose abstract repeats another paper's are written with their own abstract, and a record
-written twice once (``duplicates=True`` keeps the repeated abstracts).
+``papershelf import csl`` makes of the CSL records, by the importer itself: the records are
+written as CSL files and read by its CSL reader, then ``records.import_records`` plans and
+writes every file (venues by series, names cleaned, debris repaired, broken words joined,
+duplicates skipped or kept as the import does), with one difference: each paper's tags are
+the ones its text votes for, given to the import as keywords, instead of the importer's
+suggestions (``suggest_tags`` for those). ``via="csl"`` (``--via csl``) runs ``import_csl``
+as the command does (a one-tag taxonomy during the import, the voted tags put in after;
+slower): the same bytes. Either way the folder holds what the build accepts without a
+warning: records whose abstract repeats another paper's are written with their own
+abstract, and a record given twice once (``duplicates=True`` writes every record as the
+sources have it: the importer skips the exact duplicates and keeps, with a warning, the
+papers that share an abstract).
 ``write_seed_files`` writes the same papers as seed files (``bench/run.py``'s import
 benchmark of ``import_seeds``).
 """
@@ -47,6 +49,8 @@ benchmark of ``import_seeds``).
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
 import json
 import shutil
 import sys
@@ -60,16 +64,10 @@ for _path in (str(REPO), str(BENCH)):  # run as a script or loaded by path: gene
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
-from generator.content.model import LINK_KINDS  # noqa: E402
 from generator.content.taxonomy import read_taxonomy  # noqa: E402
-from generator.importers import tags as tags_module  # noqa: E402
-from generator.importers.common import add_author, clean_line, paper_file_text, paper_slug  # noqa: E402
-from generator.importers.csl import import_csl  # noqa: E402
-from generator.importers.dehyphen import Vocabulary  # noqa: E402
-from generator.importers.markup import rich_text_to_content  # noqa: E402
-from generator.importers.records import classify_url, doi_url  # noqa: E402
-from generator.importers.venues import PlannedVenue, choose_venue  # noqa: E402
-from generator.text import plain_text  # noqa: E402
+from generator.errors import Problems  # noqa: E402
+from generator.importers.csl import CSL, import_csl, read_csl, records_from_csl  # noqa: E402
+from generator.importers.records import Record, RecordsReport, doi_url, import_files  # noqa: E402
 
 import synth_records  # noqa: E402
 from synth_archive import Archive, Paper, Params, build_archive, measure  # noqa: E402
@@ -79,10 +77,6 @@ from synth_text import MAX_RANK, SYLLABLES, TAGS_TOML, load_corpus, pseudo_word 
 MARKER = ".papershelf-synth"
 SOURCES = sorted(BENCH.glob("synth*.py"))  # what the archive depends on (bench/run.py's cache key)
 FORMS = synth_records.FORMS
-# The importer's line-break joining (dehyphen.Vocabulary) scans every text once per broken word's
-# first three letters: 13 s at 20,000 papers, minutes at 100,000. Larger content folders keep
-# the breaks as the records have them ("explic- itly"; 3 % of abstracts).
-JOIN_BREAKS_UP_TO = 20_000
 PLACEHOLDER_TAG = "synth-placeholder"
 PLACEHOLDER_TAXONOMY = f"""\
 # One tag, so that the importer's tag suggestion is instant; replaced after the import.
@@ -129,74 +123,45 @@ def _site_toml(n: int, seed: int) -> str:
 # --------------------------------------------------------------------------- the content folder
 
 
-def importer_container(paper: Paper) -> str:
-    """The venue name the CSL reader takes from a record: a paper-conference's event first."""
-    venue = paper.venue
-    return venue.event if venue.csl_type == "paper-conference" and venue.event else venue.container
-
-
-def record_links(paper: Paper) -> list[tuple[str, str]]:
-    """The links the CSL reader takes from a record: the DOI as the venue page, then the URL by
-    its host unless a link of its kind is there; in the site's order."""
-    offers: dict[str, str] = {}
-    url, doi = paper.links.url, paper.links.doi
-    if doi:
-        offers["venue_page"] = doi_url(doi)
-    if url and (not doi or doi_url(url) != doi_url(doi)):
-        offers.setdefault(classify_url(url), url)
-    return sorted(offers.items(), key=lambda kv: LINK_KINDS.index(kv[0]))
+def _voted_records(path: Path, problems: Problems, report: RecordsReport, *,
+                   tags: dict[str, tuple[str, ...]]) -> list[Record]:
+    """The records of one CSL file as ``import csl`` reads them, each with its paper's voted
+    tags as keywords (so that the import takes them instead of suggesting some)."""
+    loaded = read_csl(path, problems)
+    if loaded is None:
+        return []
+    data, lines = loaded
+    records = records_from_csl(data, str(path), problems, report.warnings, lines=lines, skipped=report.skipped)
+    return [dataclasses.replace(record, keywords=", ".join(tags[record.key])) for record in records]
 
 
 def write_content(archive: Archive, content: Path, *, duplicates: bool = False,
-                  taxonomy: dict | None = None) -> list[str]:
-    """Write the archive's papers and venues into ``content`` (see the module docstring);
-    the importer's warnings (names listed twice...). ``taxonomy``: suggest tags from it."""
-    papers_dir, venues_dir = content / "papers", content / "venues"
-    papers_dir.mkdir(parents=True, exist_ok=True)
-    venues_dir.mkdir(parents=True, exist_ok=True)
-    views = [p if duplicates else (p.original or p) for p in archive.papers]
-    # Title and abstract as the CSL reader makes content text of the records' plain text.
-    titles = [rich_text_to_content(synth_records.plain_text(p.title), title=True) for p in views]
-    abstracts = [rich_text_to_content(synth_records.plain_text(p.abstract), title=False) for p in views]
-    if len(views) <= JOIN_BREAKS_UP_TO:
-        abstracts = [text for text, _ in Vocabulary(titles + abstracts).join_all(abstracts)]
-    new_venues: dict[str, PlannedVenue] = {}
-    venue_ids: dict[object, str] = {}
-    warnings: list[str] = []
-    used: set[str] = set()
-    for paper, title, abstract in zip(views, titles, abstracts):
-        where = f"{paper.venue.slug}.json ({synth_records.item_id(paper)})"
-        if paper.venue not in venue_ids:  # every paper of a conference-year has the same container and year
-            venue_ids[paper.venue] = choose_venue(importer_container(paper), paper.venue.year, None, None, {},
-                                                  new_venues, warnings, where)
-        venue_id = venue_ids[paper.venue]
-        authors: list[str] = []
-        for entry in paper.entries:
-            name = clean_line(full(entry))
-            if name:
-                add_author(authors, name, where, warnings)
-        shown = plain_text(title)
-        tags = paper.tags if taxonomy is None else tags_module.suggest_tags(shown, plain_text(abstract), taxonomy)
-        slug = paper_slug(shown, f"{paper.venue.slug} paper", used)
-        used.add(slug)
-        text = paper_file_text(title=title, authors=authors, venue=venue_id, tags=tags, abstract=abstract,
-                               presentation=paper.presentation, links=record_links(paper))
-        (papers_dir / f"{slug}.md").write_text(text, encoding="utf-8")
-    for venue in new_venues.values():
-        (venues_dir / f"{venue.id}.md").write_text(venue.text, encoding="utf-8")
-    return warnings
+                  taxonomy: dict | None = None) -> RecordsReport:
+    """Write the archive's papers and venues into ``content`` (see the module docstring) by
+    the importer itself: its CSL records, read as ``import csl`` reads them, through
+    ``import_records``, with the voted tags (``taxonomy``: suggested from it instead). A
+    content folder without ``tags.toml`` gets the taxonomy of the votes. Returns the report."""
+    content.mkdir(parents=True, exist_ok=True)
+    if not (content / "tags.toml").exists():
+        shutil.copyfile(TAGS_TOML, content / "tags.toml")
+    with tempfile.TemporaryDirectory(prefix=f".{content.name}.csl-", dir=content.parent) as folder:
+        files = synth_records.write_form(archive, "csl", Path(folder), content=not duplicates)
+        if taxonomy is not None:
+            return import_csl(files, content)
+        tags = {synth_records.item_id(p, copy): tuple(p.tags) for p in archive.papers for copy in (0, 1)}
+        return import_files(files, content, CSL, functools.partial(_voted_records, tags=tags))
 
 
 def _import_csl(archive: Archive, content: Path, work: Path, *, duplicates: bool, suggest: bool) -> None:
-    """``import_csl`` of the archive's CSL records into ``content``; the voted tags put in after."""
+    """``papershelf import csl`` of the archive's CSL records into ``content`` (the command
+    itself); the voted tags put in after."""
     files = synth_records.write_form(archive, "csl", work / "csl", content=not duplicates)
     if not suggest:
         (content / "tags.toml").write_text(PLACEHOLDER_TAXONOMY, encoding="utf-8")
-    (content / "venues").mkdir(exist_ok=True)  # today's import refuses a catalog without venues/ (issue 24)
     report = import_csl(files, content)
     if suggest:
         return
-    by_id = {synth_records.item_id(p): p for p in archive.papers}
+    by_id = {synth_records.item_id(p, copy): p for p in archive.papers for copy in (0, 1)}
     placeholder = f"tags:\n- {PLACEHOLDER_TAG}\n"
     for result in report.papers:
         path = content / "papers" / f"{result.slug}.md"

@@ -149,6 +149,42 @@ def test_the_content_folder_is_what_import_csl_writes(tmp_path):
     load_catalog(imported)
 
 
+def _without_tags(text: bytes) -> bytes:
+    return re.sub(rb"\ntags:\n(?:- [^\n]*\n)*", b"\n", text, count=1)
+
+
+def test_the_content_folder_is_what_the_import_command_writes_but_the_tags(tmp_path):
+    """`papershelf import csl` of the archive's CSL records, run as a user runs it (into a
+    `papershelf new` catalog, with its taxonomy's suggestions), writes the same venue files,
+    and the same paper files but for the tags: the synthetic folder has the tags the text
+    votes for."""
+    archive = synth_archive.build_archive(160, 5, MESSY)
+    direct = synth.generate(160, tmp_path / "direct", seed=5, params=MESSY)
+    files = synth_records.write_form(archive, "csl", tmp_path / "csl", content=True)
+    papershelf = str(Path(sys.executable).parent / "papershelf")
+    subprocess.run([papershelf, "new", str(tmp_path / "cat")], check=True, capture_output=True, timeout=120)
+    content = tmp_path / "cat" / "content"
+    for path in (content / "papers").glob("*.md"):
+        path.unlink()  # the example paper
+    for path in (content / "venues").glob("*.md"):
+        path.unlink()
+    done = subprocess.run([papershelf, "import", "csl", *map(str, files), "--content", str(content)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    ours, theirs = _tree(direct), _tree(content)
+    assert sorted(k for k in ours if k.startswith(("papers/", "venues/"))) == \
+        sorted(k for k in theirs if k.startswith(("papers/", "venues/")))
+    for name, text in ours.items():
+        if name.startswith("venues/"):
+            assert text == theirs[name], name
+        elif name.startswith("papers/"):
+            assert _without_tags(text) == _without_tags(theirs[name]), name
+    # The tags are the voted ones, in the order of the votes.
+    voted = {tuple(p.tags) for p in archive.papers}
+    for paper in load_catalog(direct).papers:
+        assert paper.tags in voted
+
+
 def test_papers_look_like_real_papers(catalog):
     taxonomy = read_taxonomy(REPO / "content" / "tags.toml", "tags.toml")
     titles = [p.title for p in catalog.papers]

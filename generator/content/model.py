@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from .hosts import host_name
 
 PRESENTATIONS = ("oral", "spotlight", "poster")
-LINK_KINDS = ("pdf", "openreview", "arxiv", "code", "project", "venue_page")
+LINK_KINDS = ("pdf", "openreview", "arxiv", "code", "project", "venue_page", "doi")
 LINK_LABELS = {
     "pdf": "PDF",
     "openreview": "OpenReview",
@@ -23,6 +23,7 @@ LINK_LABELS = {
     "code": "Code",
     "project": "Project page",
     "venue_page": "Venue page",
+    "doi": "DOI",
 }
 
 

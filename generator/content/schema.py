@@ -277,11 +277,22 @@ def links(value: Any) -> tuple[tuple[str, str], ...]:
         if url is None or url == "":
             continue
         try:
-            out.append((kind, http_url(url)))
+            out.append((kind, http_url(url) if kind != "doi" else doi_link(url)))
         except Invalid as exc:
             bad.append(f"{kind}: {exc}")
     _raise_all(bad)
     return tuple(sorted(out, key=lambda pair: LINK_KINDS.index(pair[0])))
+
+
+_DOI_LINK = re.compile(r"^https?://(?:dx\.)?doi\.org/10\.\d{4,9}/\S+$", re.IGNORECASE)
+
+
+def doi_link(value: Any) -> str:
+    """A ``doi`` link: a doi.org URL of a DOI (``https://doi.org/10.1145/3292500.3330701``)."""
+    url = http_url(value)
+    if not _DOI_LINK.match(url):
+        raise Invalid(f"expected a DOI as a doi.org URL (https://doi.org/10.…), {_found(value)}")
+    return url
 
 
 _ORCID = re.compile(r"^(?:https?://(?:www\.)?orcid\.org/)?(\d{4})-(\d{4})-(\d{4})-(\d{3}[0-9X])/?$", re.IGNORECASE)

@@ -32,7 +32,7 @@ MAIN, FINDINGS, WORKSHOPS = "main", "findings", "workshops"
 # A container that names one of these is not the main conference (the part decides what it is).
 _PART_WORDS = re.compile(r"\b(workshops?|findings|tracks?|tutorials?|symposium|symposia|demos?|demonstrations?|"
                          r"student research|doctoral|competitions?|challenges?|companion|extended abstracts?|"
-                         r"adjunct|short papers)\b", re.IGNORECASE)
+                         r"adjunct|short papers|asia)\b", re.IGNORECASE)  # "SIGGRAPH Asia" is another conference
 # Words a container of a series' generic workshop or findings volume may hold besides the series' names.
 _FILLER = frozenset("proceedings proc of the in on and ieee cvf acm rsj isca conference annual international "
                     "workshops workshop findings association for computational linguistics volume vol part".split())
@@ -40,7 +40,9 @@ _FILLER = frozenset("proceedings proc of the in on and ieee cvf acm rsj isca con
 # ("ICMLA" in "… Conference on Machine Learning and Applications (ICMLA)") means another conference.
 _NEUTRAL_CAPS = frozenset("IEEE CVF ACM RSJ SIAM PMLR ISCA AAAI LNCS LNAI HLT IJCNLP ECAI USA UK EU SIG JMLR "
                           "AI ML NLP CV II III IV VI VII VIII IX XI XII XIII XIV XV XVI XVII XVIII XIX XX".split())
-_CAPS = re.compile(r"(?<![\w])[A-Z][A-Z0-9]{2,}(?![\w])")
+_CAPS = re.compile(r"(?<![\w])[A-Z][A-Z0-9]*[A-Z](?=\d\d(?:\d\d)?(?![\w])|(?![\w]))")  # "CVPR", "CVPR2024" -> "CVPR"
+# IEEE's catalogue numbers: "Proceedings 1999 IEEE … (Cat. No PR00149)", "(Cat. No.02CH37292)".
+_CATALOGUE = re.compile(r"\(\s*cat\.?\s*no[^)]*\)?", re.IGNORECASE)
 _ROMAN = (("M", 1000), ("CM", 900), ("D", 500), ("CD", 400), ("C", 100), ("XC", 90), ("L", 50), ("XL", 40),
           ("X", 10), ("IX", 9), ("V", 5), ("IV", 4), ("I", 1))
 
@@ -159,12 +161,14 @@ def _acronyms() -> tuple[re.Pattern[str], dict[str, Series]]:
             owners.setdefault(acronym, series)
             owners.setdefault(acronym.upper(), series)
     alternatives = "|".join(sorted(map(re.escape, owners), key=len, reverse=True))
-    return re.compile(rf"(?<![\w])({alternatives})(?![\w])"), owners
+    # An acronym is a whole word, or written with its year: "CVPR2024", "ICLR24".
+    return re.compile(rf"(?<![\w])({alternatives})(?=\d\d(?:\d\d)?(?![\w])|(?![\w]))"), owners
 
 
 @functools.lru_cache(maxsize=4096)
 def find_series(text: str) -> tuple[Series, str] | None:
     """(series, part) named by a record's container ``text`` (see the module docstring), or None."""
+    text = _CATALOGUE.sub(" ", text)
     norm = f" {normalized(text)} "
     best: tuple[int, Series] | None = None
     for series in table().values():

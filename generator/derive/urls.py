@@ -194,7 +194,7 @@ SCHOLAR_SEARCH = "https://scholar.google.com/scholar?q={query}"
 SCHOLAR_NAME = "Google Scholar"  # what the links to SCHOLAR_SEARCH say
 ORCID_RECORD = "https://orcid.org/{id}"
 
-PDF_FROM = ("venue_page", "openreview", "arxiv")  # the links a PDF is derived from, in order
+PDF_FROM = ("venue_page", "doi", "openreview", "arxiv")  # the links a PDF is derived from, in order
 
 
 def pdf_url(links: Mapping[str, str]) -> str | None:

@@ -11,7 +11,7 @@ feeds that ``export.arxiv.org/api/query?id_list=…`` or ``?search_query=…`` a
 * the entry's ``id`` (``http://arxiv.org/abs/2305.18436v2``) → the versionless arXiv id: the
   ``arxiv`` link ``https://arxiv.org/abs/<id>`` and the ``pdf`` link
   ``https://arxiv.org/pdf/<id>`` (always the latest version). ``arxiv:doi`` →
-  ``https://doi.org/…`` as the ``venue_page`` link (the first DOI when several are given).
+  ``https://doi.org/…`` as the ``doi`` link (the first DOI when several are given).
 * the venue, in this order (``--venue ID`` overrides all of it):
 
   1. ``arxiv:journal_ref``, when it names a venue: "ICLR 2024", "Proceedings of ICML 2024",
@@ -20,8 +20,9 @@ feeds that ``export.arxiv.org/api/query?id_list=…`` or ``?search_query=…`` a
      year is the last year it names; a journal_ref with no year takes the year of the first
      arXiv version (a warning says so).
   2. else ``arxiv:comment``, when a clause of it says the paper was accepted ("Accepted at
-     NeurIPS 2023 (oral)", "ICLR'24 spotlight", "to appear in CVPR 2024") at one of the known
-     conferences (``common.KNOWN_VENUES``), named with a year. A clause that says
+     NeurIPS 2023 (oral)", "ICLR'24 spotlight", "to appear in CVPR 2024"), or starts by naming
+     one ("CVPR 2021. Code: …"), at one of the known conferences (``common.KNOWN_VENUES``), named
+     with a year; "Findings of ACL 2025" is that Findings volume. A clause that says
      "submitted", "under review" or names a workshop gives no venue: the main conference
      would be wrong. Only known conferences are trusted in free text.
   3. else the paper is a preprint: the venue "arXiv" and the year of its first version
@@ -174,6 +175,9 @@ _LEAD_IN = re.compile(r"^(?:(?:accepted|published|appeared|appears|to appear|pre
                       r"\s*|in:?\s+)(?:the\s+)?", re.IGNORECASE)
 _NUMBERED_PARENS = re.compile(r"\s*\((?:[^()\d]*\d[^()]*|\s*(?:oral|spotlight|poster)\s*)\)", re.IGNORECASE)
 _NUMBER_TOKEN = re.compile(r"^(?:[\d:/\-–.()]*\d[\d:/\-–.()]*|(?:vol|no|pp|pages?|art|issue)\.?)$", re.IGNORECASE)
+_NAMES_VENUE = re.compile(r"\s*(?:(?:the|in|at)\s+)?(?:findings\s+of\s+(?:the\s+)?)?" + _KNOWN_YEAR.pattern,
+                         re.IGNORECASE)
+_FINDINGS = re.compile(r"\bfindings\b", re.IGNORECASE)
 MAX_HINT_CHARS = 1000  # of a journal_ref or comment read for the venue (arXiv keeps them short)
 
 
@@ -207,9 +211,11 @@ def _match_year(match: re.Match[str]) -> int:
 
 
 def _accepting_clauses(comment: str) -> list[str]:
-    """The clauses of a comment that say the paper was accepted somewhere (not a workshop)."""
+    """The clauses of a comment that say the paper was accepted somewhere (not a workshop): by
+    their words ("Accepted at …", "to appear in …"), or by starting with a known conference
+    and its year ("CVPR 2021. Code: …", "Findings of ACL 2025"), as authors mark a paper's venue."""
     clauses = re.split(r"[;\n]|\.\s+(?=[A-Z])", comment[:MAX_HINT_CHARS])
-    return [c for c in clauses if _ACCEPTED.search(c) and not _NOT_ACCEPTED.search(c)]
+    return [c for c in clauses if (_ACCEPTED.search(c) or _NAMES_VENUE.match(c)) and not _NOT_ACCEPTED.search(c)]
 
 
 def comment_venue(comment: str) -> tuple[str | None, int | None, str | None]:
@@ -223,7 +229,8 @@ def comment_venue(comment: str) -> tuple[str | None, int | None, str | None]:
         match = _KNOWN_YEAR.search(clause)
         if match:
             year = _match_year(match)
-            return f"{KNOWN_VENUES[match.group(1).lower()][0]} {year}", year, presentation
+            name = f"{KNOWN_VENUES[match.group(1).lower()][0]} {year}"
+            return f"Findings of {name}" if _FINDINGS.search(clause) else name, year, presentation
     return None, None, presentation
 
 
@@ -294,7 +301,7 @@ def _record(entry: Element, file: str, problems: Problems, warnings: list[str]) 
     links = [("arxiv", abs_url, "id"), ("pdf", f"https://arxiv.org/pdf/{key}", "id")]
     doi = entry.child_text(ARXIV_NS, "doi").replace(";", " ").split()
     if doi:
-        links.append(("venue_page", doi_url(doi[0]), "arxiv:doi"))
+        links.append(("doi", doi_url(doi[0]), "arxiv:doi"))
     authors = [clean_line(author.child_text(ATOM_NS, "name")) for author in entry.findall(ATOM_NS, "author")]
     return Record(
         file=file, line=line, key=key,

@@ -17,7 +17,7 @@ write them:
 * links: the fields our exports write (``pdf``, ``openreview``, ``arxiv``, ``code``,
   ``project``, ``venue_page``), then ``eprint`` (arXiv), ``url`` (by its host: arXiv,
   OpenReview, a ``.pdf``, GitHub/GitLab code, else the venue page) and ``doi``
-  (``https://doi.org/…`` as the venue page). A ``url`` that points into this catalog's
+  (``https://doi.org/…`` as the ``doi`` link, beside the landing page). A ``url`` that points into this catalog's
   own site (its absolute ``base_url``) is not a link and is skipped.
 * ``abstract`` → the body (LaTeX kept as for titles; each line stripped, paragraphs kept).
 * ``keywords`` that name tags of ``tags.toml`` (by id or name) → ``tags``; otherwise tags
@@ -88,7 +88,8 @@ def _authors(entry: Entry, where: str, warnings: list[str]) -> list[str]:
 def _link_offers(entry: Entry, where: str, warnings: list[str]) -> list[tuple[str, str, str]]:
     """The links an entry offers, in order of preference: our exports' own fields, then
     ``eprint`` (arXiv), ``url`` (by its host) and ``doi``."""
-    offers = [(kind, decode_url(entry.raw[kind]), kind) for kind in LINK_FIELD_NAMES if entry.raw.get(kind, "").strip()]
+    offers = [(kind, decode_url(entry.raw[kind]), kind) for kind in LINK_FIELD_NAMES
+              if kind != "doi" and entry.raw.get(kind, "").strip()]
     eprint = decode_url(entry.raw.get("eprint", ""))
     prefix = (entry.raw.get("archiveprefix") or entry.raw.get("eprinttype") or "").strip().lower()
     if eprint:
@@ -102,7 +103,7 @@ def _link_offers(entry: Entry, where: str, warnings: list[str]) -> list[tuple[st
         offers.append((classify_url(url), url, "url"))
     doi = decode_url(entry.raw.get("doi", ""))
     if doi:
-        offers.append(("venue_page", doi_url(doi), "doi"))
+        offers.append(("doi", doi_url(doi), "doi"))
     return offers
 
 

@@ -29,10 +29,10 @@ the files, as for BibTeX (venues, tags, slugs, idempotence, kept edits, one erro
   event ``location``), for a ``paper-conference`` also ``publisher-place``.
 * Links: an arXiv identifier in ``number`` or ``archive_location`` (written ``arXiv:…``, or
   bare when ``archive``/``publisher``/``container-title`` say arXiv) or an arXiv DOI
-  (``10.48550/arXiv.…``) → ``arxiv``; any other ``DOI`` → ``venue_page`` (``https://doi.org/…``);
+  (``10.48550/arXiv.…``) → ``arxiv``; any other ``DOI`` → ``doi`` (``https://doi.org/…``);
   ``URL`` by its host (``records.classify_url``) unless the identifiers already gave a link
-  of its kind (a publisher page with a DOI, ``arxiv.org/abs`` with an arXiv number), and a
-  doi.org ``URL`` is the DOI.
+  of its kind (``arxiv.org/abs`` with an arXiv number; a publisher's page is kept beside the
+  DOI), and a doi.org ``URL`` is the DOI.
 * ``keyword`` (text, or a list of words) → tags, as BibTeX ``keywords``; ``genre`` oral,
   spotlight or poster (Zotero's presentation type) → ``presentation``.
 * Refused (nothing written): a file that is not UTF-8 or not JSON (file, line and column),
@@ -40,7 +40,7 @@ the files, as for BibTeX (venues, tags, slugs, idempotence, kept edits, one erro
   JSON (with what to export instead), an item that is not an object, a field of the wrong
   type (text fields: text, or a list of texts as Crossref writes them; numbers where CSL
   allows them), a field given twice in an item, text longer than ``MAX_TEXT`` (``MAX_ABSTRACT`` for
-  abstracts); and every problem of the core (no title, no venue or year without
+  abstracts, ``MAX_NAME`` for a name, which may be a whole author list); and every problem of the core (no title, no venue or year without
   ``--venue``, a paper file larger than the build reads).
 """
 
@@ -71,6 +71,7 @@ VOLUME_TYPES = frozenset({"book", "collection", "periodical", "proceedings", "ed
                           "proceedings-series", "report-series"})
 MAX_TEXT = 2_000  # characters of a title, a name, a venue name …
 MAX_ABSTRACT = 100_000
+MAX_NAME = 20_000  # characters of one name part: a whole author list in one ``literal`` is split on import
 _WS = re.compile(r"[ \t\n\r]*")
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _ARXIV_DOI = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)?10\.48550/arxiv\.(.+)$", re.IGNORECASE)
@@ -305,7 +306,8 @@ class _Item:
             if not isinstance(person, dict):
                 self.problem(field, f"expected a name object (family, given …), found {_kind(person)}")
                 continue
-            parts = {p: self.text(p, value=person[p], field=f"{field}.{p}") if person.get(p) is not None else None
+            parts = {p: self.text(p, value=person[p], field=f"{field}.{p}", limit=MAX_NAME)
+                     if person.get(p) is not None else None
                      for p in ("literal", "given", "dropping-particle", "non-dropping-particle", "family", "suffix")}
             full = parts["literal"] or " ".join(p for k, p in parts.items() if k != "literal" and p)
             if full:
@@ -387,7 +389,7 @@ class _Item:
                 if not offers:
                     offers.append(("arxiv", f"https://arxiv.org/abs/{arxiv_doi.group(1)}", "DOI"))
             elif _DOI.match(doi):
-                offers.append(("venue_page", doi_url(doi), "DOI"))
+                offers.append(("doi", doi_url(doi), "DOI"))
             else:
                 self.warnings.append(f"{self.where}: DOI {doi!r} is not a DOI (10.…/…); ignored")
         if url and (not doi or doi_url(url) != doi_url(doi)):

@@ -5,7 +5,8 @@
   with care for "Jr.", "III" and names written "Family, Given");
 * **"Family, Given"** turned round: "Lovelace, Ada" → "Ada Lovelace";
 * **footnote marks** (``*``, ``†``, ``‡``, ``§``, ``¶``, ``⋆``…) and **affiliation digits**
-  ("Jane Doe1,2", "Jane Doe¹") dropped;
+  ("Jane Doe1,2", "Jane Doe¹", "Doe1,2, Jane"; LaTeX superscripts: ``Doe$^{1,2}$``,
+  ``$^\\dagger$``, ``\\textsuperscript{*}``) dropped;
 * **LaTeX** decoded (``{\\"o}`` → ö, ``\\c{c}`` → ç: the site's own LaTeX-to-text);
 * **ALL-CAPS** words cased ("YANN LECUN" → "Yann Lecun", "MCDONALD" → "McDonald", "O'BRIEN"
   → "O'Brien", particles "VAN DER" → "van der"); a word with any lower-case letter ("LeCun")
@@ -40,6 +41,10 @@ UNREPAIRED_SHOWN = 100  # names listed in a summary; the rest are counted
 
 _MARKS = re.compile(r"[*†‡§¶⋆∗✝✉♠♣♥♦#]+|\$\^?\{?[*†‡§¶\\a-z]*\}?\$")
 _DIGITS = re.compile(r"(?<=[^\W\d_.])\s*(?:[0-9]{1,2}(?:\s*,\s*[0-9]{1,2})*|[¹²³⁴⁵⁶⁷⁸⁹⁰,]+)\s*$")
+# Affiliation digits glued to a word before a comma: "Doe1,2, Jane" (BibTeX's "Family, Given").
+_GLUED_DIGITS = re.compile(r"(?<=[^\W\d_]{2})(?:[0-9]{1,2}(?:,[0-9]{1,2})*|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)(?=\s*,\s*[^\W\d_])")
+# A superscript in LaTeX: "Doe$^{1,2}$", "Doe$^\dagger$", "Doe\textsuperscript{*}": a mark, not part of the name.
+_SUPERSCRIPT = re.compile(r"\$\s*\^\s*(?:\{[^{}$]*\}|\\?[^\s{}$]+)\s*\$|\\textsuperscript\s*\{[^{}]*\}")
 _CAPS_WORD = re.compile(r"[^\W\d_]{2,}(?:['’-][^\W\d_]+)*")
 _PARTICLES = frozenset("van von der den de del della di da du dos das le la ten ter bin ibn al el".split())
 _ROMAN = frozenset({"II", "III", "IV", "VI", "VII", "VIII"})
@@ -79,6 +84,10 @@ def _repair_one(raw: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     """(the names ``raw`` is, the repairs made, whether it is a list that could not be split)."""
     done: list[str] = []
     name = clean_line(raw)
+    if "^" in name or "textsuperscript" in name:
+        for mark in _SUPERSCRIPT.findall(name):
+            done.append(DIGITS if any(ch.isdigit() for ch in mark) else MARKS)
+        name = clean_line(_SUPERSCRIPT.sub(" ", name)).strip(" ,")
     if "\\" in name or "{" in name:
         decoded = clean_line(plain_text(name))
         if decoded != name:
@@ -88,7 +97,7 @@ def _repair_one(raw: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     if unmarked != name:
         done.append(MARKS)
         name = " ".join(unmarked.split()).strip(" ,")
-    undigited = _DIGITS.sub("", name)
+    undigited = _GLUED_DIGITS.sub("", _DIGITS.sub("", name))
     if undigited != name and undigited.strip():
         done.append(DIGITS)
         name = undigited.strip(" ,")

@@ -58,7 +58,10 @@ and its id), the line of its ``"id"`` and the field: a file that is not UTF-8 JS
 lone surrogates or noncharacters, texts too long for a paper file, notes without a title.
 An error response saved by mistake (``{"name": "ForbiddenError", …}``) is named as such.
 Every problem of every file is reported in one run and nothing is written. A response
-that holds fewer notes than its ``count`` (the API pages at 1000) is a warning.
+that holds fewer notes than its ``count`` (the query's total: the API pages at 1000) is a
+warning, unless the import is given the query's other pages too (``pages_complete``). An
+author "name" may be long (a whole author list in one string, split on import by
+``names``); only a paper too large for its file is refused.
 """
 
 from __future__ import annotations
@@ -81,7 +84,7 @@ OPENREVIEW = Format("OpenReview", noun="note", container="venue", container_fiel
 SITE = "https://openreview.net"
 
 MAX_TITLE = 1_000  # characters; real titles are under 250
-MAX_NAME = 300  # characters of one author's name
+MAX_NAME = 20_000  # characters of one author's "name": a glued list of many people is split on import
 MAX_AUTHORS = 1_000
 MAX_SHORT = 500  # venue, venueid, a keyword, a URL
 MAX_KEYWORDS = 200
@@ -312,6 +315,61 @@ def _record(reader: _Note, forum: str | None, venue: str | None, venueid: str | 
 # --------------------------------------------------------------------------- a file of notes
 
 
+class PageShortfall(str):
+    """The warning of a response holding fewer notes than its ``count`` (the query's total:
+    the API answers in pages of 1,000). It remembers the page (file, notes held, count, the
+    query's venueid) so that an import given every page of a query warns of none of them
+    (``pages_complete``)."""
+
+    file: str
+    held: int
+    count: int
+    query: str | None
+
+    @classmethod
+    def of(cls, file: str, held: int, count: int, notes: list) -> "PageShortfall":
+        warning = cls(f"{file}: holds {held:,} of the {count:,} notes its query found (count); fetch the others "
+                      f"(offset=) and import those files too")
+        warning.file, warning.held, warning.count, warning.query = file, held, count, _query_of(notes)
+        return warning
+
+
+def _query_of(notes: list) -> str | None:
+    """What the pages of one query share: the venueid of their first note, if any."""
+    for note in notes[:1]:
+        content = note.get("content") if isinstance(note, dict) else None
+        value = content.get("venueid") if isinstance(content, dict) else None
+        value = value.get("value") if isinstance(value, dict) else value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def pages_complete(warnings: list[str]) -> list[str]:
+    """``warnings`` less those of pages whose query's other pages were given too: the pages of
+    one query (same count, same venueid) that together hold all its notes. A query still short
+    gets one warning naming its files."""
+    groups: dict[tuple[int, str | None], list[PageShortfall]] = {}
+    for warning in warnings:
+        if isinstance(warning, PageShortfall):
+            groups.setdefault((warning.count, warning.query), []).append(warning)
+    kept: list[str] = []
+    for warning in warnings:
+        if not isinstance(warning, PageShortfall):
+            kept.append(warning)
+            continue
+        pages = groups[(warning.count, warning.query)]
+        if warning is not pages[0] or sum(page.held for page in pages) >= warning.count:
+            continue
+        if len(pages) == 1:
+            kept.append(str(warning))
+        else:
+            kept.append(f"{', '.join(page.file for page in pages)}: hold {sum(page.held for page in pages):,} of the "
+                        f"{warning.count:,} notes their query found (count); fetch the others (offset=) and import "
+                        f"those files too")
+    return kept
+
+
+
 class _Lines:
     """The line of each note's ``"id"`` in the JSON text, found in file order (linear time)."""
 
@@ -342,8 +400,7 @@ def _notes(data: object, file: str, problems: Problems, warnings: list[str]) -> 
             problems.add(file, f"expected an array of notes, found {_json_type(notes)}", field="notes")
             return None
         if isinstance(count, int) and not isinstance(count, bool) and count > len(notes):
-            warnings.append(f"{file}: holds {len(notes):,} of the {count:,} notes its query found (count); fetch "
-                            f"the others (offset=) and import those files too")
+            warnings.append(PageShortfall.of(file, len(notes), count, notes))
     elif isinstance(data, dict) and ("content" in data or "forum" in data):
         notes = [data]
     elif isinstance(data, dict) and isinstance(data.get("name"), str) and "message" in data:
@@ -453,7 +510,9 @@ def import_openreview(
 
     Raises ``ContentError`` — before writing anything — when any input is refused.
     """
-    return import_files(files, content_dir, OPENREVIEW, _file_records, venue=venue, force=force)
+    report = import_files(files, content_dir, OPENREVIEW, _file_records, venue=venue, force=force)
+    report.warnings[:] = pages_complete(report.warnings)
+    return report
 
 
 def _file_records(path: Path, problems: Problems, report: RecordsReport) -> list[Record]:

@@ -121,7 +121,7 @@ def doi_url(doi: str) -> str:
 
 
 def classify_url(url: str) -> str:
-    """The link kind of a URL by its host and path: arxiv, openreview, pdf, code or venue_page."""
+    """The link kind of a URL by its host and path: arxiv, openreview, pdf, doi, code or venue_page."""
     parts = urlsplit(url)
     host = parts.netloc.lower().removeprefix("www.")
     path = parts.path.lower()
@@ -129,6 +129,8 @@ def classify_url(url: str) -> str:
         return "pdf" if path.startswith("/pdf/") else "arxiv"
     if host == "openreview.net":
         return "pdf" if path.startswith("/pdf") else "openreview"
+    if host in ("doi.org", "dx.doi.org") and path.startswith("/10."):
+        return "doi"
     if path.endswith(".pdf"):
         return "pdf"
     if host in _CODE_HOSTS:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ..content.model import Venue
 from ..content.series import MAIN, find_series, normalized
-from ..content.slugs import slugify
+from ..content.slugs import MAX_LENGTH, slugify
 from .common import clean_line, venue_file_text
 
 _PREPRINT_SERVERS = frozenset({"arxiv", "biorxiv", "medrxiv", "chemrxiv", "psyarxiv", "ssrn", "techrxiv"})
@@ -34,6 +34,16 @@ def venue_key(name: str, year: int) -> str:
     text = re.sub(r"\(.*?\)", " ", name)
     text = re.sub(rf"\b{year}\b|'{str(year)[2:]}\b", " ", text)
     return normalized(text)
+
+
+def venue_id(name: str, year: int) -> str:
+    """The id of a new venue named ``name`` (which names its year): its slug, always with the
+    year: a name too long for a slug is cut before the year, not the year off it (two years
+    of a long-named workshop are two venues)."""
+    vid = slugify(name) or f"venue-{year}"
+    if str(year) not in vid.split("-"):
+        vid = f"{slugify(name, MAX_LENGTH - 5) or 'venue'}-{year}"
+    return vid
 
 
 @dataclass
@@ -99,9 +109,9 @@ class Venues:
             return self._plan(venue.id, venue.name, venue.proceedings, year, venue.url, location,
                               f"Papers presented at {venue.name}, {about}.")
         name = container if str(year) in container else f"{container} {year}"
-        vid = slugify(name) or f"venue-{year}"
-        if vid in self.existing:
-            # Another venue already has this id (a different name): do not mix them.
+        vid = venue_id(name, year)
+        if vid in self.existing or (vid in self.planned and self.planned[vid].year != year):
+            # Another venue already has this id (a different name or year): do not mix them.
             n = 2
             while self._taken(f"{vid[:75]}-{n}"):
                 n += 1

@@ -187,6 +187,15 @@ def test_links():
     assert invalid(schema.links, {1: "https://x.org"}).startswith("unknown link kind 1")
     assert invalid(schema.links, ["https://x.org"]) == \
         "expected a mapping such as 'arxiv: https://…', found a list"
+    # A DOI beside the landing page, as a doi.org URL; listed last.
+    assert schema.links({"doi": "https://doi.org/10.1109/ICRA.2019.8793485",
+                         "venue_page": "https://ieeexplore.ieee.org/document/8793485"}) == (
+        ("venue_page", "https://ieeexplore.ieee.org/document/8793485"),
+        ("doi", "https://doi.org/10.1109/ICRA.2019.8793485"))
+    assert schema.links({"doi": "http://dx.doi.org/10.1145/1.2"}) == (("doi", "http://dx.doi.org/10.1145/1.2"),)
+    assert invalid(schema.links, {"doi": "https://ieeexplore.ieee.org/document/8793485"}) == \
+        "doi: expected a DOI as a doi.org URL (https://doi.org/10.…), found 'https://ieeexplore.ieee.org/document/8793485'"
+    assert invalid(schema.links, {"doi": "10.1145/1.2"}).startswith("doi: expected an http(s) URL")
 
 
 @pytest.mark.parametrize("value, expected", [

@@ -57,6 +57,34 @@ from generator.content.series import FINDINGS, MAIN, WORKSHOPS, find_series, ord
      "WACV 2021", "Proceedings of the IEEE/CVF Winter Conference on Applications of Computer Vision (WACV)"),
     ("Proc. Interspeech 2019", 2019, "interspeech-2019", "Interspeech 2019", "Proc. Interspeech 2019"),
     ("INTERSPEECH", 2012, "interspeech-2012", "Interspeech 2012", "Proc. Interspeech 2012"),
+    # IEEE's older proceedings: the year first, catalogue numbers after
+    ("1998 IEEE International Conference on Computer Vision", 1998, "iccv-1998", "ICCV 1998",
+     "Proceedings of the IEEE/CVF International Conference on Computer Vision (ICCV)"),
+    ("Proceedings 1999 IEEE Computer Society Conference on Computer Vision and Pattern Recognition (Cat. No "
+     "PR00149)", 1999, "cvpr-1999", "CVPR 1999",
+     "Proceedings of the IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR)"),
+    ("Proceedings 2002 IEEE International Conference on Robotics and Automation (Cat. No.02CH37292)", 2002,
+     "icra-2002", "ICRA 2002", "IEEE International Conference on Robotics and Automation (ICRA)"),
+    ("2005 IEEE Computer Society Conference on Computer Vision and Pattern Recognition (CVPR'05)", 2005,
+     "cvpr-2005", "CVPR 2005",
+     "Proceedings of the IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR)"),
+    ("ICASSP 2020 - 2020 IEEE International Conference on Acoustics, Speech and Signal Processing (ICASSP)", 2020,
+     "icassp-2020", "ICASSP 2020", "IEEE International Conference on Acoustics, Speech and Signal Processing (ICASSP)"),
+    ("2021 IEEE Winter Conference on Applications of Computer Vision (WACV)", 2021, "wacv-2021", "WACV 2021",
+     "Proceedings of the IEEE/CVF Winter Conference on Applications of Computer Vision (WACV)"),
+    # SIGGRAPH: the old proceedings by edition, the new by name, the event as records abbreviate it
+    ("Proceedings of the 27th annual conference on Computer graphics and interactive techniques", 2000,
+     "siggraph-2000", "SIGGRAPH 2000",
+     "Proceedings of the 27th Annual Conference on Computer Graphics and Interactive Techniques (SIGGRAPH 2000)"),
+    ("Special Interest Group on Computer Graphics and Interactive Techniques Conference Proceedings (SIGGRAPH '23 "
+     "Conference Proceedings)", 2023, "siggraph-2023", "SIGGRAPH 2023",
+     "Proceedings of the 50th Annual Conference on Computer Graphics and Interactive Techniques (SIGGRAPH 2023)"),
+    ("SIGGRAPH '25", 2025, "siggraph-2025", "SIGGRAPH 2025",
+     "Proceedings of the 52nd Annual Conference on Computer Graphics and Interactive Techniques (SIGGRAPH 2025)"),
+    # an acronym written with its year
+    ("CVPR2024", 2024, "cvpr-2024", "CVPR 2024",
+     "Proceedings of the IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR)"),
+    ("ICLR24", 2024, "iclr-2024", "ICLR 2024", "The 12th International Conference on Learning Representations"),
 ])
 def test_real_containers_give_the_series_venue(container, year, vid, name, proceedings):
     series, part = find_series(container)
@@ -84,6 +112,8 @@ def test_findings_and_joint_workshops_are_venues_of_their_own(container, vid):
     "AAAI Spring Symposium",
     "2019 18th IEEE International Conference On Machine Learning And Applications (ICMLA)",
     "Journal of Machine Learning Research",
+    "SIGGRAPH Asia 2023 Conference Papers",  # another conference than SIGGRAPH
+    "ACM Transactions on Graphics",  # SIGGRAPH's papers 2002-2021, but the journal has others too
     "Transactions on Machine Learning Research",
     "arXiv",
 ])

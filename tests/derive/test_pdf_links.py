@@ -59,6 +59,12 @@ FORUM = "https://openreview.net/forum?id=bTMMNT7IdW"
     ({"arxiv": ARXIV, "code": "https://github.com/x/y"}, "https://arxiv.org/pdf/2305.18436"),
     ({"openreview": "https://openreview.net/group?id=x", "arxiv": ARXIV}, "https://arxiv.org/pdf/2305.18436"),
     ({"venue_page": "https://iclr.cc/virtual/2024/poster/1", "code": "https://github.com/x/y"}, None),
+    # a DOI whose publisher has a rule (the ACL Anthology's), after the landing page's
+    ({"doi": "https://doi.org/10.18653/v1/2022.acl-long.1", "arxiv": ARXIV},
+     "https://aclanthology.org/2022.acl-long.1.pdf"),
+    ({"venue_page": "https://proceedings.mlr.press/v97/x19a.html", "doi": "https://doi.org/10.18653/v1/2022.acl-long.1"},
+     "https://proceedings.mlr.press/v97/x19a/x19a.pdf"),
+    ({"doi": "https://doi.org/10.1109/ICRA.2019.8793485", "arxiv": ARXIV}, "https://arxiv.org/pdf/2305.18436"),
     ({}, None),
 ])
 def test_an_explicit_pdf_link_wins_then_openreview_then_arxiv(links, pdf):

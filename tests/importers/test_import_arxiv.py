@@ -73,7 +73,7 @@ def test_feed_becomes_papers_with_links_venues_and_paragraphs(empty):
     assert string.venue == "phys-rev-d-2006"
     assert [(link.kind, link.url) for link in string.links] == [
         ("pdf", "https://arxiv.org/pdf/hep-th/0601001"), ("arxiv", "https://arxiv.org/abs/hep-th/0601001"),
-        ("venue_page", "https://doi.org/10.1103/PhysRevD.73.046001")]
+        ("doi", "https://doi.org/10.1103/PhysRevD.73.046001")]
     assert (catalog.venues["phys-rev-d-2006"].name, catalog.venues["phys-rev-d-2006"].year) == ("Phys. Rev. D 2006",
                                                                                               2006)
 
@@ -119,6 +119,11 @@ def test_the_published_year_dates_a_preprint_and_venue_option_overrides(empty):
     ("IEEE TPAMI, vol. 45, no. 3, pp. 2010-2020, 2023", ("IEEE TPAMI", 2023)),  # pages are not years
     ("Nature Physics 5, 123", ("Nature Physics", None)),
     ("2019", (None, 2019)),
+    # shapes of real journal_refs: the proceedings' name with year and pages, "In: …"
+    ("Proceedings of the 42nd International Conference on Machine Learning, 2025, pp. 1201-1212",
+     ("Proceedings of the 42nd International Conference on Machine Learning", 2025)),
+    ("In: CVPR 2019", ("CVPR", 2019)),
+    ("Findings of EMNLP 2024", ("Findings of EMNLP", 2024)),
 ])
 def test_journal_ref_names_a_venue_and_year(journal_ref, expected):
     assert journal_venue(journal_ref) == expected
@@ -134,6 +139,15 @@ def test_journal_ref_names_a_venue_and_year(journal_ref, expected):
     ("Accepted at the ICML 2023 Workshop on Graphs", (None, None, None)),  # not the main conference
     ("Accepted by IEEE Transactions on Foo", (None, None, None)),  # unknown venues are not trusted in free text
     ("12 pages, 5 figures", (None, None, None)),
+    # a clause that starts with a known conference and its year names the venue
+    ("AAAI 2015. Code: https://github.com/x/y", ("AAAI 2015", 2015, None)),
+    ("ECCV 2020 (oral)", ("ECCV 2020", 2020, "oral")),
+    ("Findings of ACL 2025. Code: https://github.com/x/y", ("Findings of ACL 2025", 2025, None)),
+    ("Accepted at Findings of EMNLP 2024", ("Findings of EMNLP 2024", 2024, None)),
+    ("Published as a conference paper at ICLR 2024", ("ICLR 2024", 2024, None)),
+    ("CVPR 2024 Workshop on Foo", (None, None, None)),
+    ("NeurIPS 2023 submission", (None, None, None)),
+    ("Extends our NeurIPS 2022 paper", (None, None, None)),  # not said to be this paper's venue
 ])
 def test_comment_names_a_venue_only_when_it_says_accepted(comment, expected):
     assert comment_venue(comment) == expected
@@ -152,7 +166,7 @@ def test_doi_and_non_arxiv_categories():
              '    <arxiv:primary_category term="math.GT"/>\n    <category term="math.GT"/>\n')
     found, _, _ = records(feed(entry("math.GT/0309136v2", extra=extra)))
     assert found[0].key == "math.GT/0309136" and found[0].keywords == "math.GT"
-    assert found[0].links[-1] == ("venue_page", "https://doi.org/10.1000/a.b", "arxiv:doi")
+    assert found[0].links[-1] == ("doi", "https://doi.org/10.1000/a.b", "arxiv:doi")
 
 
 def test_import_twice_is_unchanged_and_edits_are_kept(empty):

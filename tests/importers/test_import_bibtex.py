@@ -61,7 +61,7 @@ def test_import_reads_titles_authors_venues_links_abstracts_and_tags(empty):
     assert diffusion.authors == ("Hans Müller Jr.", "José García", "Google DeepMind")
     assert diffusion.venue == "neurips-2023"  # "Advances in Neural Information Processing Systems"
     assert plain_text(diffusion.title) == "Diffusion Models in Über-Space"
-    assert [(link.kind, link.url) for link in diffusion.links] == [("venue_page", "https://doi.org/10.5555/12345.678")]
+    assert [(link.kind, link.url) for link in diffusion.links] == [("doi", "https://doi.org/10.5555/12345.678")]
 
     journal = papers["fast-convergence-of-gradient-descent-revisited"]
     assert journal.venue == "journal-of-made-up-results-2024"
@@ -123,6 +123,18 @@ def test_a_url_into_the_catalogs_own_site_is_not_a_link(empty, tmp_path):
                    " url = {https://example.org/shelf/papers/own/}}\n", encoding="utf-8")
     import_bibtex([bib], empty.root)
     assert "links" not in read(empty.root / "papers" / "own.md")[0]
+
+
+def test_authors_with_affiliation_marks_are_read_as_the_people_they_are(empty, tmp_path):
+    """Affiliation digits and LaTeX superscripts in "Family, Given" names: BibTeX's name rules
+    would make "2 Doe1" of "Doe1,2, Jane"; the import gives the person."""
+    bib = tmp_path / "x.bib"
+    bib.write_text("@inproceedings{k, title = {Marked}, booktitle = {Some Venue}, year = 2024, author = "
+                   "{Doe1,2, Jane and Roe$^{3}$, Rick and Mary Major$^\\dagger$ and Ann Other1}}\n", encoding="utf-8")
+    report = import_bibtex([bib], empty.root)
+    assert read(empty.root / "papers" / "marked.md")[0]["authors"] == ["Jane Doe", "Rick Roe", "Mary Major",
+                                                                      "Ann Other"]
+    assert report.repairs.names.unrepaired == []
 
 
 def test_the_same_paper_twice_in_a_file_is_imported_once(empty, tmp_path):

@@ -90,8 +90,10 @@ def test_a_zotero_export_maps_every_field(empty):
                              "and x\\textsuperscript{2}")
     assert journal.authors == ("José García", "Hans Müller Jr.")
     assert journal.venue == "journal-of-made-up-results-2024"
-    # The DOI is the venue page; the publisher's page (the same thing) is not offered too.
-    assert [(link.kind, link.url) for link in journal.links] == [("venue_page", "https://doi.org/10.5555/jmr.2024.017")]
+    # The publisher's page and the DOI: both kept (the page names its host and may give the PDF).
+    assert [(link.kind, link.url) for link in journal.links] == [
+        ("venue_page", "https://journals.example.org/jmr/article/view/17"),
+        ("doi", "https://doi.org/10.5555/jmr.2024.017")]
     assert journal.tags == ("optimization",)  # suggested from the abstract
 
     preprint = papers["diffusion-models-in-uber-space"]
@@ -118,7 +120,7 @@ def test_a_crossref_object_with_a_jats_abstract(empty):
         "fewer FLOPs.",
         "Code: https://github.com/example/tinygraph."]
     # The dx.doi.org URL is the DOI: one link.
-    assert [(link.kind, link.url) for link in paper.links] == [("venue_page", "https://doi.org/10.1145/3580305.3599999")]
+    assert [(link.kind, link.url) for link in paper.links] == [("doi", "https://doi.org/10.1145/3580305.3599999")]
     assert read(empty.root / "venues" / "kdd-2023.md")[0]["location"] == "Long Beach CA USA"
 
 
@@ -166,7 +168,10 @@ def test_venue_and_year(empty, tmp_path, fields, venue):
     ({"number": "2305.18436"}, None, None),  # a report number, not said to be arXiv's
     ({"number": "arXiv:nonsense"}, None, "number 'arXiv:nonsense' is not an arXiv identifier; ignored"),
     ({"DOI": "https://doi.org/10.1000/xyz", "URL": "https://ex.org/paper.pdf"},
-     {"pdf": "https://ex.org/paper.pdf", "venue_page": "https://doi.org/10.1000/xyz"}, None),
+     {"pdf": "https://ex.org/paper.pdf", "doi": "https://doi.org/10.1000/xyz"}, None),
+    ({"DOI": "10.1109/ICRA.2019.8793485", "URL": "https://ieeexplore.ieee.org/document/8793485"},
+     {"venue_page": "https://ieeexplore.ieee.org/document/8793485", "doi": "https://doi.org/10.1109/ICRA.2019.8793485"},
+     None),  # a landing page and a DOI: both kept
     ({"DOI": "not a doi"}, None, "DOI 'not a doi' is not a DOI (10.…/…); ignored"),
     ({"URL": "https://openreview.net/forum?id=abc"}, {"openreview": "https://openreview.net/forum?id=abc"}, None),
     ({"URL": "https://github.com/a/b"}, {"code": "https://github.com/a/b"}, None),

@@ -186,7 +186,7 @@ def test_venue_option_and_notes_without_a_venue(content, tmp_path):
 @pytest.mark.parametrize("fields, links", [
     ({"pdf": "https://arxiv.org/abs/2401.01234"}, [("arxiv", "https://arxiv.org/abs/2401.01234")]),
     ({"pdf": "https://example.org/paper.pdf", "html": "https://doi.org/10.5555/1"},
-     [("pdf", "https://example.org/paper.pdf"), ("venue_page", "https://doi.org/10.5555/1")]),
+     [("pdf", "https://example.org/paper.pdf"), ("doi", "https://doi.org/10.5555/1")]),
     ({"pdf": "/attachment/abc.pdf"}, [("pdf", "https://openreview.net/attachment/abc.pdf")]),
 ])
 def test_pdf_values_that_are_not_openreview_pdf_paths(fields, links):
@@ -370,3 +370,33 @@ def test_records_from_notes_reports_skips_as_warnings_without_a_skipped_list():
     assert warnings == ["x.json (#1 a1): not accepted (a submission: under review, or rejected) (venue "
                         "'Submitted to ICLR 2024', venueid 'ICLR.cc/2024/Conference'); not a paper of the venue"]
     assert OPENREVIEW.noun == "note" and OPENREVIEW.container_field == "venue"
+
+
+def test_every_page_of_a_query_given_means_no_page_is_missing(empty, tmp_path):
+    """The API's ``count`` is the query's total on every page: an import of all the pages of a
+    venue says nothing is missing; one page short, it says so once, naming the pages given."""
+    notes = [note(f"paper{i:05d}", title=f"Paper number {i}") for i in range(5)]
+    pages = [write_json(tmp_path, f"page{k}.json", {"notes": notes[k * 2:k * 2 + 2], "count": 5}) for k in range(3)]
+    report = import_openreview(pages, empty.root)
+    assert len(report.papers) == 5
+    assert not [w for w in report.warnings if "notes its query found" in w or "notes their query found" in w]
+    other = tmp_path / "other"
+    other.mkdir()
+    short = [write_json(other, f"page{k}.json", {"notes": notes[k * 2:k * 2 + 2], "count": 5}) for k in range(2)]
+    report = import_openreview(short, empty.root)
+    assert [w for w in report.warnings if "query found" in w] == [
+        f"{short[0]}, {short[1]}: hold 4 of the 5 notes their query found (count); fetch the others (offset=) "
+        f"and import those files too"]
+
+
+def test_an_author_list_given_as_one_long_name_is_split_not_refused(empty, tmp_path):
+    """A DBLP-imported note may give a whole author list as one "name" of hundreds of characters:
+    the import splits it (it used to refuse the whole import for one such note)."""
+    people = [f"Author{chr(65 + i)} Family{chr(65 + i)}son" for i in range(20)]
+    glued = ", ".join(people)
+    assert len(glued) > 300
+    path = write_json(tmp_path, "long.json", {"notes": [note("longNames1", authors=[glued])], "count": 1})
+    report = import_openreview([path], empty.root)
+    fm, _ = read(empty.root / "papers" / f"{report.papers[0].slug}.md")
+    assert fm["authors"] == people
+    assert report.repairs.names.counts["lists split"] == 1

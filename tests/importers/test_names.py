@@ -32,6 +32,13 @@ from generator.importers.names import CAPS, DIGITS, LATEX, MARKS, ORDER, SPLIT, 
     ("Jane Doe1,2", ["Jane Doe"], {DIGITS}),
     ("Jane Doe 3", ["Jane Doe"], {DIGITS}),
     ("Jane Doe¹²", ["Jane Doe"], {DIGITS}),
+    ("Doe1,2, Jane", ["Jane Doe"], {DIGITS, ORDER}),  # BibTeX's "Family, Given" with affiliations
+    ("Doe1, Jane and Roe2, Rick", ["Jane Doe", "Rick Roe"], {DIGITS, SPLIT, ORDER}),
+    ("Jane Doe$^{1,2}$", ["Jane Doe"], {DIGITS}),  # superscripts in LaTeX
+    ("Doe$^{1}$, Jane", ["Jane Doe"], {DIGITS, ORDER}),
+    ("Jane Doe$^\\dagger$, John Roe$^*$", ["Jane Doe", "John Roe"], {MARKS, SPLIT}),
+    ("Jane Doe\\textsuperscript{2}", ["Jane Doe"], {DIGITS}),
+    ("R2D2, Robot", ["Robot R2D2"], {ORDER}),  # digits inside a word are the name's
     # LaTeX accents.
     ('Kurt G{\\"o}del', ["Kurt Gödel"], {LATEX}),
     ("Fran\\c{c}ois Fleuret", ["François Fleuret"], {LATEX}),

@@ -3,6 +3,8 @@ decides for a format's records, whatever the format."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from generator.errors import ContentError
@@ -98,3 +100,19 @@ def test_a_preprint_server_venue_says_preprints(content):
     assert report.venues_created == ["arxiv-2023"]
     text = (content.root / "venues" / "arxiv-2023.md").read_text(encoding="utf-8")
     assert "Preprints posted on arXiv in 2023." in text and "presented at" not in text
+
+
+def test_each_year_of_a_long_named_venue_is_a_venue_of_its_own(content):
+    """A name too long for an id is cut before its year, never the year off the id: two years
+    of a workshop are two venues (they were one, the second year's papers in the first's)."""
+    long = ("Proceedings of the Workshop on Something Very Long About Machine Learning Applications in the Real "
+            "World and Beyond")
+    report = run([record(key="a", title="First", container=long, year=2023),
+                  record(key="b", title="Second", container=long, year=2024),
+                  record(key="c", title="Third", container=f"{long} 2024", year=2024)], content)
+    ids = report.venues_created
+    assert len(ids) == 2 and ids[0].endswith("-2023") and ids[1].endswith("-2024")
+    assert all(len(vid) <= 80 for vid in ids)
+    venues = [re.search(r"^venue: (.*)$", (content.root / "papers" / f"{r.slug}.md").read_text(encoding="utf-8"),
+                        re.M).group(1) for r in report.papers]
+    assert venues == [ids[0], ids[1], ids[1]]

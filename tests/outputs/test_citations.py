@@ -231,6 +231,20 @@ def test_url_is_the_best_external_link_when_the_base_is_a_path(content):
     assert "url" not in parse_one(C.CitationIndex(site).for_paper(unlinked).bibtex).fields_dict
 
 
+def test_a_doi_is_written_bare_and_cited_after_the_landing_page(content):
+    content.add_paper("doi", title="With a DOI", extra="links:\n  doi: https://doi.org/10.1109/ICRA.2019.8793485")
+    content.add_paper("both", title="With Both", extra="links:\n  doi: https://doi.org/10.1109/X.1\n"
+                                                      "  venue_page: https://ieeexplore.ieee.org/document/1")
+    site = site_for(content, base_url="/shelf/")
+    index = C.CitationIndex(site)
+    views = {v.slug: v for v in site.papers}
+    full = {k: f.value for k, f in parse_one(index.for_paper(views["doi"]).bibtex_full).fields_dict.items()}
+    assert full["doi"] == "10.1109/ICRA.2019.8793485"  # styles make the doi.org link themselves
+    assert index.for_paper(views["doi"]).url == "https://doi.org/10.1109/ICRA.2019.8793485"
+    assert index.for_paper(views["both"]).url == "https://ieeexplore.ieee.org/document/1"
+    assert [link.label for link in views["both"].links] == ["IEEE Xplore", "DOI"]
+
+
 def test_ris_record(content):
     content.add_paper("ris", title="Graph & Things", authors=("Ludwig van Beethoven", "Ada Lovelace"),
                       extra="links:\n  pdf: https://x.org/p.pdf")

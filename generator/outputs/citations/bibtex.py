@@ -33,6 +33,9 @@ ENTRY_TYPE = "inproceedings"
 LINK_FIELDS = LINK_KINDS
 
 
+_DOI_URL = re.compile(r"^https?://(?:dx\.)?doi\.org/", re.IGNORECASE)
+
+
 def bib_url(url: str) -> str:
     """A URL as a .bib value: characters that would unbalance braces are percent-encoded."""
     return clean_text(url).replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D").strip()
@@ -81,7 +84,8 @@ def bibtex_fields(view: PaperView, url: str | None, location: str | None = None)
         fields.append(("archiveprefix", "arXiv"))
     for kind in LINK_FIELDS:
         if kind in links and not (kind == "arxiv" and eprint):
-            fields.append((kind, bib_url(links[kind])))
+            # a DOI bare, as BibTeX styles expect it (they make the doi.org link themselves)
+            fields.append((kind, bib_url(_DOI_URL.sub("", links[kind]) if kind == "doi" else links[kind])))
     if view.presentation:
         fields.append(("presentation", view.presentation))
     if view.tags:
