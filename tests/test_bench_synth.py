@@ -113,6 +113,7 @@ def test_authors_are_shared_and_some_are_accented(catalog):
     assert any(not name.isascii() for name in papers_by_author)
 
 
+@pytest.mark.slow
 def test_venues_span_several_years(tmp_path):
     catalog = load_catalog(synth.generate(1200, tmp_path / "big", seed=3))
     assert len(catalog.venues) >= 5
@@ -215,6 +216,7 @@ def test_title_editor_edits_one_title_and_restores_the_file(tmp_path, catalog_di
     assert _tree(content) == before
 
 
+@pytest.mark.hugo
 @pytest.mark.skipif(shutil.which("hugo") is None, reason="Hugo is not installed (apt-get install hugo)")
 def test_hugo_builds_the_same_papers_tags_and_venues(tmp_path, catalog_dir, catalog):
     run = _load_run()

@@ -14,6 +14,8 @@ import pytest
 
 from ..conftest import REPO
 
+pytestmark = pytest.mark.browser
+
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 
 # Page types; the pages themselves are chosen from the catalog (``page_urls``).

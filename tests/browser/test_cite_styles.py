@@ -8,6 +8,8 @@ import pytest
 
 from generator.outputs.citations import CitationIndex
 
+pytestmark = pytest.mark.browser
+
 CLIPBOARD = """async () => {
     const out = {};
     for (const item of await navigator.clipboard.read())

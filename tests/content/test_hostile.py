@@ -325,6 +325,7 @@ def test_deep_nesting_builds_and_keeps_its_words(hostile):
     assert text.count("item") >= 60, "list items beyond the nesting limit are lost"
 
 
+@pytest.mark.java
 @pytest.mark.slow
 def test_hostile_pages_are_valid_html_and_links_resolve(hostile):
     _, site = hostile

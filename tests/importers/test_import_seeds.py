@@ -510,6 +510,7 @@ def test_any_text_gives_a_report_or_a_content_error(text):
 @given(st.lists(st.text(st.characters(codec="utf-8"), max_size=8)
                 | st.sampled_from(["\n", "\n\n", "\r\n", "\r", " \t ", "$", "\\", "---", ": ", "ICML 2024 Papers"]))
        .map("".join))
+@pytest.mark.slow
 def test_any_text_after_a_header_gives_a_report_or_a_content_error(text):
     _check_any_input(("ICLR 2024 Papers\n\n" + text).encode("utf-8"))
 
@@ -523,6 +524,7 @@ def test_any_bytes_give_a_report_or_a_content_error(data):
 # --------------------------------------------------------------------------- the real seeds
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="seed catalog not available")
 def test_imports_the_real_seeds(tmp_path):
     content = tmp_path / "content"

@@ -322,6 +322,7 @@ def pages_to_validate(sites: dict[str, Path]) -> dict[str, list[Path]]:
     return chosen
 
 
+@pytest.mark.java
 @pytest.mark.slow
 def test_every_page_passes_the_nu_html_checker_which_reports_a_bad_page(sites, tmp_path):
     assert shutil.which("java") is not None, "the Nu HTML checker needs Java"
