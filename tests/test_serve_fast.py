@@ -23,9 +23,9 @@ from generator import serve
 from generator.build import build
 from generator.options import BuildOptions
 from generator.serve import FastPath, Rebuilder
-from generator.write.manifest import MARKER
 
 from .conftest import TAGS_TOML, ContentDir, paper_md
+from .sitecheck import files_of
 
 SECOND_VENUE = """\
 ---
@@ -34,11 +34,6 @@ full_name: "Other Conference 2023"
 year: 2023
 ---
 """
-
-
-def files_of(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.name != MARKER}
 
 
 class Preview:
