@@ -24,8 +24,8 @@ from generator.build import build
 from generator.options import BuildOptions
 from generator.serve import FastPath, Rebuilder
 
-from .conftest import TAGS_TOML, ContentDir, paper_md
-from .sitecheck import files_of
+from ..conftest import REPO, TAGS_TOML, ContentDir, paper_md
+from ..sitecheck import files_of
 
 SECOND_VENUE = """\
 ---
@@ -404,7 +404,7 @@ def random_paper(rng: random.Random, venues: list[str]) -> dict:
 
 
 KINDS = ("title", "authors", "tags", "venue", "body", "add", "delete", "rename", "template", "site")
-PAPER_TEMPLATE = Path(__file__).resolve().parents[1] / "templates" / "paper.html"
+PAPER_TEMPLATE = REPO / "templates" / "paper.html"
 
 
 class Catalog:
