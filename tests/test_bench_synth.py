@@ -19,6 +19,8 @@ import pytest
 from generator.content.loader import load_catalog
 from generator.content.taxonomy import read_taxonomy
 
+from .sitecheck import files_of
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -34,7 +36,7 @@ synth = _load_synth()
 
 
 def _tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return files_of(root, manifest=True)
 
 
 @pytest.fixture(scope="module")

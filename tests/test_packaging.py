@@ -24,7 +24,7 @@ from generator.options import LUNR_JS
 from generator.outputs.assets import served
 
 from .conftest import REPO, record_slug
-from .test_cli import fetch, free_port, wait_for
+from .serve.helpers import fetch, free_port, wait_for
 
 PACKAGES = sorted(str(p.parent.relative_to(REPO)) for p in (REPO / "generator").rglob("__init__.py"))
 STARTER_PAPER = "statistically-optimal-k-means-clustering-via-nonnegative-low-rank-semidefinite"

@@ -17,7 +17,7 @@ from generator.outputs.assets import served
 
 from .conftest import CONTENT, REPO
 from .sitecheck import files_of
-from .test_cli import Output, fetch, free_port, wait_for
+from .serve.helpers import Output, fetch, free_port, wait_for
 
 NOT_FOUND = """{% extends "base.html" %}
 {% block main %}<h1>Lost on our shelf</h1><p>{{ config.title }}</p>{% endblock %}

@@ -18,6 +18,8 @@ from generator.importers.seeds import ImportReport, import_seeds, provisional_ti
 from generator.importers.seeds_read import _parse_header
 from generator.content.slugs import is_valid_slug
 
+from ..sitecheck import files_of
+
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "seeds"
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 REAL_TAGS = Path(__file__).resolve().parents[2] / "content" / "tags.toml"
@@ -46,7 +48,7 @@ def seed_file(root: Path, name: str, data: str | bytes) -> Path:
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return files_of(folder, manifest=True)
 
 
 def read_paper(content: Path, slug: str) -> frontmatter.FrontMatter:
