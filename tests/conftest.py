@@ -13,14 +13,17 @@ quick JIT tier (``tests/markers.py``, whose wrapper of ``java`` adds the options
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
+import pickle
 import re
 import textwrap
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -180,6 +183,24 @@ def _digest(folder: Path) -> str:
     return h.hexdigest()
 
 
+def _session_folder(tmp_path_factory) -> Path:
+    """A folder of this session that every pytest-xdist worker sees (the parent of their own
+    temporary folders); without xdist, this process's."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (made if missing) for the block: one process at a time."""
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
 def bundled_build(tmp_path_factory) -> Callable[[str], BuiltSite]:
     """``bundled_build(base_url="/")``: the committed catalog built for ``base_url``, once a session.
@@ -187,19 +208,28 @@ def bundled_build(tmp_path_factory) -> Callable[[str], BuiltSite]:
     Read-only: copy the folder (``shutil.copytree(built.path, ...)``) to change anything.
     The output folder is named after the base URL's path ("/catalog/" builds into
     ``<root>/catalog``) and is alone in its parent folder, so a test can also check that a
-    build leaves nothing beside its output.
+    build leaves nothing beside its output. Under pytest-xdist the workers share each
+    build: the first to need it builds it, the others wait for it and read the same folder.
     """
     from generator.build import BuildOptions, build
 
     built: dict[str, BuiltSite] = {}
     digests: dict[str, str] = {}
+    shared = _session_folder(tmp_path_factory)
 
     def get(base_url: str = "/") -> BuiltSite:
         if base_url not in built:
-            root = tmp_path_factory.mktemp("bundled-build")
+            folder = shared / f"bundled-build-{hashlib.blake2b(base_url.encode(), digest_size=6).hexdigest()}"
+            root = folder / "root"
             segments = [s for s in urlsplit(base_url).path.split("/") if s]
             out = root.joinpath(*segments) if segments else root / "site"
-            report = build(BuildOptions(content=CONTENT, output=out, base_url=base_url))
+            with _locked(folder.with_suffix(".lock")):
+                done = folder / "report.pickle"
+                if not done.is_file():
+                    root.mkdir(parents=True)
+                    report = build(BuildOptions(content=CONTENT, output=out, base_url=base_url))
+                    done.write_bytes(pickle.dumps(report))
+                report = pickle.loads(done.read_bytes())
             built[base_url] = BuiltSite(base_url, out, root if segments else out, report)
             digests[base_url] = _digest(out)
         return built[base_url]
