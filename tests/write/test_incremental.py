@@ -92,6 +92,7 @@ def test_an_incremental_rebuild_writes_exactly_what_a_cold_build_writes(content,
     assert len(rewritten) < len(after) - 1
 
 
+@pytest.mark.slow
 def test_a_series_of_edits_ends_where_a_cold_build_starts(content, tmp_path):
     out = tmp_path / "site"
     add_more(content)
