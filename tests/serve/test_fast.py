@@ -486,7 +486,7 @@ def test_random_edits_leave_the_site_a_cold_build(content, tmp_path):
 
 
 @pytest.mark.slow
-def test_random_edits_while_rebuilds_run_end_in_a_cold_build(content, tmp_path, monkeypatch):
+def test_random_edits_while_rebuilds_run_end_in_a_cold_build(content, tmp_path, gated):
     """Edits handed over without waiting (fast pages written while rebuilds run, rebuilds
     swapping in sites that miss later edits): once the last rebuild is done, the site is a
     cold build's. The first rebuild of each round is held until a second edit has been handed
@@ -494,18 +494,11 @@ def test_random_edits_while_rebuilds_run_end_in_a_cold_build(content, tmp_path, 
     pauses after that vary where later edits fall in the rebuilds, and decide nothing."""
     rng = random.Random(7)
     catalog = Catalog(content, rng)
+    gated.set()  # (not the first build)
     preview = Preview(content, tmp_path / "site")
-    held = threading.Event()
-    real = serve.run_build
-
-    def held_build(*args, **kwargs):
-        assert held.wait(30)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(serve, "run_build", held_build)
     try:
         for round_ in range(2):
-            held.clear()
+            gated.clear()
             for step in range(10):
                 # mostly the fast path's edits; the first two of a round are, the second made
                 # while the rebuild the first started is held
@@ -513,7 +506,7 @@ def test_random_edits_while_rebuilds_run_end_in_a_cold_build(content, tmp_path, 
                 _slug, changed = catalog.apply(kind, 100 * round_ + step)
                 preview.edit(*changed)
                 if step == 1:
-                    held.set()
+                    gated.set()
                 elif step > 1:
                     time.sleep(rng.choice((0, 0.01, 0.05, 0.2)))
             preview.settle()
