@@ -9,6 +9,8 @@ import subprocess
 import sys
 from collections import Counter
 
+import pytest
+
 from generator.derive import related
 from generator.derive.related import cosine, phrases, related_indices, terms, vectors
 
