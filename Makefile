@@ -2,6 +2,7 @@
 #
 #   make serve   build the site and serve it with live reload (PORT=8000)
 #   make test    run the test suite (PYTEST_ARGS="-k search -x" to narrow)
+#   make test-quick  the tests to run often: no browser, Java, Hugo or slow ones
 #
 # Needs only Python >= 3.11 (with venv), and for the tests Node.js >= 20 with npm
 # (building and serving the site need no Node: lunr.js ships with Papershelf).
@@ -25,7 +26,7 @@ VENV_PY   := $(VENV)/bin/python
 PIP_STAMP := $(VENV)/.papershelf-pip.stamp
 NPM_STAMP := node_modules/.papershelf-npm.stamp
 
-.PHONY: help setup build serve test check clean screenshots
+.PHONY: help setup build serve test test-quick check clean screenshots
 
 help:
 	@echo "Targets:"
@@ -33,6 +34,7 @@ help:
 	@echo "  build   build the site into site/        (BUILD_ARGS='--base-url https://host/sub/')"
 	@echo "  serve   build and serve with live reload (PORT=$(PORT))"
 	@echo "  test    run pytest                       (PYTEST_ARGS='...')"
+	@echo "  test-quick  pytest without the browser, java, hugo and slow tests"
 	@echo "  check   validate the content (papershelf check)"
 	@echo "  clean   remove site/, $(VENV), node_modules and stamps"
 
@@ -82,8 +84,15 @@ serve: $(PIP_STAMP)
 # generator and rewrite the tests' asserts again (collecting the suite: 7.5 CPU s cold, 3.2 s
 # cached). The cache lives in the venv, so the checkout stays free of __pycache__ folders.
 PYCACHE := $(abspath $(VENV))/pycache
+PYTEST  := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(PYCACHE) $(VENV_PY) -m pytest -n 2 --dist worksteal
 test: setup
-	env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(PYCACHE) $(VENV_PY) -m pytest -n 2 --dist worksteal $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
+
+# The tests to run often: all but those that need Chromium, Java or Hugo, or take over ~3 s
+# (markers written on the tests, checked as they run: tests/markers.py). Node tests stay in.
+QUICK := not (browser or java or hugo or slow)
+test-quick: setup
+	$(PYTEST) -m "$(QUICK)" $(PYTEST_ARGS)
 
 check: $(PIP_STAMP)
 	$(VENV)/bin/papershelf check

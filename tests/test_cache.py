@@ -23,7 +23,7 @@ from generator.derive import views
 from generator.text.fallbacks import set_strict
 
 from .conftest import REPO
-from .write.test_incremental import files_of
+from .sitecheck import files_of
 
 
 @pytest.fixture

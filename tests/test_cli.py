@@ -2,14 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import threading
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -19,6 +11,7 @@ from generator import __version__
 from generator.cli import main
 
 from .conftest import SEEDS
+from .sitecheck import files_of
 
 
 def run(*args: str):
@@ -26,7 +19,7 @@ def run(*args: str):
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return files_of(folder, manifest=True)
 
 
 def test_version_and_help():
@@ -166,113 +159,3 @@ def test_an_import_error_exits_1_with_the_file_named_and_writes_nothing(content,
     result = CliRunner().invoke(main, ["import", "csl", str(broken), "--content", str(content.root)])
     assert result.exit_code == 1 and "broken.json" in result.output and "Traceback" not in result.output
     assert snapshot(content.root) == before
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def fetch(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=5) as response:
-        return response.read().decode("utf-8")
-
-
-def wait_for(predicate, timeout: float = 30.0):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        try:
-            value = predicate()
-            if value:
-                return value
-        except OSError as exc:
-            last = exc
-        time.sleep(0.05)
-    raise AssertionError(f"timed out; last error: {last}")
-
-
-class Output:
-    """Collects a process's output lines in a thread, so a test can wait for a line."""
-
-    def __init__(self, stream):
-        self.lines: list[str] = []
-        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
-        self.thread.start()
-
-    def _read(self, stream) -> None:
-        for line in stream:
-            self.lines.append(line)
-
-    def count(self, needle: str) -> int:
-        return sum(needle in line for line in list(self.lines))
-
-    def text(self) -> str:
-        self.thread.join(timeout=10)
-        return "".join(self.lines)
-
-
-@pytest.mark.slow
-def test_serve_rebuilds_on_change_and_survives_a_bad_edit(content, tmp_path):
-    port = free_port()
-    out = tmp_path / "site"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "generator.cli", "build", "--serve", "--port", str(port),
-         "--content", str(content.root), "--output", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
-    )
-    output = Output(proc.stdout)
-    page = f"http://127.0.0.1:{port}/papers/test-2024/a-paper-on-graphs/"
-    try:
-        assert "A Paper on Graphs" in wait_for(lambda: fetch(page))
-        # Several quick saves: one rebuild, showing the last one.
-        for i in range(3):
-            content.add_paper("a-paper-on-graphs", title=f"Edited Title {i}")
-            time.sleep(0.05)
-        assert wait_for(lambda: "Edited Title 2" in fetch(page))
-        # A broken edit: the error is reported and the last good page is still served.
-        failed = output.count("Build failed")
-        # saved as editors do, by renaming a complete file into place: a rebuild that read a
-        # half-written file would report that file's error (a loaded machine saw it), not this one
-        broken = tmp_path / "broken.tmp"
-        broken.write_text("---\ntitle: [broken\n---\n", encoding="utf-8")
-        os.replace(broken, content.root / "papers" / "a-paper-on-graphs.md")
-        wait_for(lambda: output.count("Build failed") > failed)
-        assert "Edited Title 2" in fetch(page)
-        content.add_paper("a-paper-on-graphs", title="Fixed Again")
-        assert wait_for(lambda: "Fixed Again" in fetch(page))
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-    text = output.text()
-    assert "Build failed; still serving the last good site." in text
-    assert "papers/a-paper-on-graphs.md:2: invalid YAML" in text
-    assert text.count("Edited Title") == 0  # titles are not echoed; builds are
-    # No rebuild storm: the first build, then at most one rebuild a save (three quick saves
-    # are usually one batch, but on a loaded machine the watcher may see them one by one).
-    assert text.count("Built ") <= 1 + 3 + 1, text
-
-
-def test_serve_binds_to_loopback_only(content, tmp_path):
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "generator.cli", "build", "--serve", "--port", str(port),
-         "--content", str(content.root), "--output", str(tmp_path / "site")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for(lambda: fetch(f"http://127.0.0.1:{port}/"))
-        listening = subprocess.run(["ss", "-ltn"], capture_output=True, text=True).stdout
-        lines = [l for l in listening.splitlines() if f":{port} " in l]
-        assert lines and all("127.0.0.1:" in l for l in lines), lines
-        # An unknown path gets the site's own 404 page, with status 404, as on a static host.
-        with pytest.raises(urllib.error.HTTPError) as info:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/no/such/page/", timeout=10)
-        assert info.value.code == 404
-        body = info.value.read().decode("utf-8")
-        assert "<h1>Page not found</h1>" in body and 'class="site-header"' in body
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)

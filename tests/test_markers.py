@@ -1,91 +1,131 @@
-"""The markers that let a run leave out tests by what they need (tests/conftest.py gives them
-by rules): ``-m "not browser"`` leaves out every test that needs Chromium, and the tests
-that run Node, Java or Hugo carry their markers, whichever way they reach the tool."""
+"""The markers are written on the tests and checked as they run (tests/markers.py): a test
+that runs a tool, or uses a fixture that needs one, without its marker fails, saying exactly
+what to add. Checked here on a small suite of examples, run by pytest in a subprocess."""
 
 from __future__ import annotations
 
-import json
+import os
+import re
+import shutil
 import subprocess
 import sys
 
 import pytest
 
-from .conftest import MARKERS, REPO
+from . import markers
+from .conftest import REPO
 
-pytestmark = pytest.mark.slow  # one collection of the whole suite in a subprocess
+EXAMPLES = '''
+import subprocess
 
-# Collects the suite as `pytest --collect-only -q -m EXPR` would, and prints every test with
-# its markers and whether -m selected it.
-COLLECT = """
-import json, sys, pytest
-MARKERS = set(sys.argv[2:])
-class Recorder:
-    def __init__(self):
-        self.tests = {}
-    def record(self, items, selected):
-        for item in items:
-            self.tests[item.nodeid] = {"selected": selected,
-                                       "markers": sorted({m.name for m in item.iter_markers()} & MARKERS)}
-    @pytest.hookimpl(trylast=True)
-    def pytest_deselected(self, items):
-        self.record(items, False)
-    def pytest_collection_finish(self, session):
-        self.record(session.items, True)
-recorder = Recorder()
-code = pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", "-m", sys.argv[1], "tests"],
-                   plugins=[recorder])
-print("@@" + json.dumps({"code": int(code), "tests": recorder.tests}))
-"""
+import pytest
+
+from tests.markers import needs
 
 
-def collect(expression: str) -> dict[str, dict]:
-    done = subprocess.run([sys.executable, "-c", COLLECT, expression, *MARKERS], cwd=REPO, capture_output=True,
-                          text=True, timeout=300)
-    line = next((l for l in done.stdout.splitlines() if l.startswith("@@")), None)
-    assert line, done.stdout[-3000:] + done.stderr[-3000:]
-    result = json.loads(line[2:])
-    assert result["code"] == 0, done.stdout[-3000:]
-    return result["tests"]
+def run_node():
+    subprocess.run(["node", "-e", ""], check=True)
 
 
 @pytest.fixture(scope="module")
-def not_browser() -> dict[str, dict]:
-    return collect("not browser")
+@needs("browser")
+def declared():
+    return "starts nothing itself: the declaration is what counts"
 
 
-def test_not_browser_collects_nothing_that_needs_chromium(not_browser):
-    selected = [test for test, info in not_browser.items() if info["selected"]]
-    left_out = [test for test, info in not_browser.items() if not info["selected"]]
-    assert not [test for test in selected if test.startswith("tests/browser/")]
-    assert any(test.startswith("tests/browser/test_reader.py::") for test in left_out)
-    # what -m left out is exactly what carries the marker
-    assert all("browser" not in not_browser[test]["markers"] for test in selected)
-    assert all("browser" in not_browser[test]["markers"] for test in left_out)
-    # Chromium started by the test itself, outside tests/browser/
-    assert "tests/outputs/test_citations.py::test_cite_section_copy_button_copies_the_bibtex" in left_out
-    assert "tests/test_build.py::test_page_counts" in selected
+@pytest.fixture
+def indirect(declared):
+    return declared
 
 
-@pytest.mark.parametrize("test, marker", [
-    # run_node called by the test
-    ("tests/outputs/test_search_parity.py::test_stemmer_agrees_on_100000_words", "node"),
-    # run_node called by a fixture the test uses
-    ("tests/outputs/test_search_quality.py::test_known_items_and_acronyms_come_first", "node"),
-    # vnu through a helper in this file, and through the same helper imported elsewhere
-    ("tests/outputs/test_site_integrity.py::test_every_page_passes_the_nu_html_checker_which_reports_a_bad_page", "java"),
-    ("tests/content/test_hostile.py::test_hostile_pages_are_valid_html_and_links_resolve", "java"),
-    ("tests/test_bench_synth.py::test_hugo_builds_the_same_papers_tags_and_venues", "hugo"),
-    ("tests/browser/test_smoke.py::test_home_page_loads_without_errors", "browser"),
-    ("tests/test_cli.py::test_serve_rebuilds_on_change_and_survives_a_bad_edit", "slow"),
-])
-def test_tools_reached_in_any_way_give_their_marker(not_browser, test, marker):
-    assert test in not_browser, f"{test} is gone: name another test that needs {marker}"
-    assert marker in not_browser[test]["markers"]
+@pytest.fixture(scope="module")
+def undeclared():
+    run_node()
 
 
-def test_tests_that_need_no_tool_carry_no_tool_marker(not_browser):
-    plain = [test for test in not_browser
-             if test.startswith(("tests/test_build.py::", "tests/derive/", "tests/content/test_loader.py::"))]
-    assert plain
-    for test in plain:
-        assert not set(not_browser[test]["markers"]) & {"browser", "node", "java", "hugo"}, test
+def test_runs_node_unmarked():
+    run_node()
+
+
+@pytest.mark.node
+def test_runs_node_marked():
+    run_node()
+
+
+def test_uses_a_fixture_that_needs_the_browser_unmarked(indirect):
+    pass
+
+
+@pytest.mark.browser
+def test_uses_a_fixture_that_needs_the_browser_marked(indirect):
+    pass
+
+
+@pytest.mark.node
+def test_its_module_fixture_runs_node_undeclared(undeclared):
+    pass
+
+
+def test_needs_nothing():
+    pass
+'''
+
+
+@pytest.fixture(scope="module")
+def outcome(tmp_path_factory) -> dict[str, tuple[str, str]]:
+    """{test name: (outcome, what pytest printed about it)} of the examples' run."""
+    folder = tmp_path_factory.mktemp("markers")
+    (folder / "conftest.py").write_text('pytest_plugins = ["tests.markers"]\n', encoding="utf-8")
+    (folder / "test_examples.py").write_text(EXAMPLES, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:hypothesispytest", "-rA",
+                           "--tb=short", "test_examples.py"], cwd=folder, env=env, capture_output=True, text=True,
+                          timeout=120)
+    found = {}
+    for name in re.findall(r"^def (test_\w+)", EXAMPLES, re.M):
+        states = re.findall(rf"^(PASSED|FAILED|ERROR) test_examples.py::{name}\b", done.stdout, re.M)
+        assert len(states) == 1, (name, done.stdout[-4000:] + done.stderr[-2000:])
+        section = re.search(rf"^_+ (?:ERROR at setup of )?{name} _+$(.*?)(?=^_{{3,}} |^=+ )", done.stdout,
+                            re.M | re.S)
+        found[name] = (states[0], section.group(1) if section else "")
+    return found
+
+
+@pytest.mark.node  # the examples run node
+def test_a_test_that_runs_a_tool_without_its_marker_fails_saying_what_to_add(outcome):
+    state, text = outcome["test_runs_node_unmarked"]
+    assert state == "FAILED"
+    assert "test_examples.py::test_runs_node_unmarked ran node without the `node` marker" in text, text
+    assert "add `@pytest.mark.node` above `def test_runs_node_unmarked`, or `pytestmark = pytest.mark.node` " \
+           "at the top of test_examples.py" in text, text
+    assert outcome["test_runs_node_marked"][0] == "PASSED"
+    assert outcome["test_needs_nothing"][0] == "PASSED"
+
+
+@pytest.mark.node
+def test_a_test_using_a_fixture_that_needs_a_tool_fails_at_setup_without_the_marker(outcome):
+    state, text = outcome["test_uses_a_fixture_that_needs_the_browser_unmarked"]
+    assert state == "ERROR"  # at setup: nothing of the test ran
+    assert "uses the fixture `declared`, which needs Chromium, without the `browser` marker: add " \
+           "`@pytest.mark.browser` above `def test_uses_a_fixture_that_needs_the_browser_unmarked`" in text, text
+    assert outcome["test_uses_a_fixture_that_needs_the_browser_marked"][0] == "PASSED"
+
+
+@pytest.mark.node
+def test_a_fixture_wider_than_a_test_that_runs_a_tool_must_declare_it(outcome):
+    state, text = outcome["test_its_module_fixture_runs_node_undeclared"]
+    assert state == "ERROR"  # at setup
+    assert "the fixture `undeclared` (scope module) ran node" in text and "`@needs('node')`" in text, text
+
+
+def test_every_tool_the_tests_use_runs_through_the_check():
+    """The tools the suite runs are found on PATH, and there the check's wrappers come first;
+    the browser tests launch the Chromium that PATH gives."""
+    from .browser.conftest import CHROMIUM
+
+    for marker, tool in markers.TOOLS.items():
+        if shutil.which(tool, path=os.environ["PATH"].split(os.pathsep, 1)[1]) is None:
+            continue  # not installed: the tests that need it say so
+        assert shutil.which(tool) == str(markers.wrapper_of(tool)), (marker, tool)
+    if not os.environ.get("PAPERSHELF_CHROMIUM") and shutil.which("chromium", path=os.environ["PATH"].split(os.pathsep, 1)[1]):
+        assert CHROMIUM == str(markers.wrapper_of("chromium"))

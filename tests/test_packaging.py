@@ -24,7 +24,7 @@ from generator.options import LUNR_JS
 from generator.outputs.assets import served
 
 from .conftest import REPO, record_slug
-from .test_cli import fetch, free_port, wait_for
+from .serve.helpers import fetch, free_port, wait_for
 
 PACKAGES = sorted(str(p.parent.relative_to(REPO)) for p in (REPO / "generator").rglob("__init__.py"))
 STARTER_PAPER = "statistically-optimal-k-means-clustering-via-nonnegative-low-rank-semidefinite"
@@ -109,6 +109,7 @@ def test_the_vendored_lunr_js_is_npm_lunr_2_3_9_byte_for_byte():
     assert LUNR_JS.read_bytes() == (npm / "lunr.min.js").read_bytes()
 
 
+@pytest.mark.slow
 def test_a_wheel_installs_every_package_and_builds_the_bundled_catalog(tmp_path, wheel, bundled_site):
     target = tmp_path / "installed"
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target),

@@ -17,6 +17,8 @@ from generator.cli import main
 from generator.content.loader import load_catalog
 from generator import scaffold
 
+from .sitecheck import files_of
+
 EXPECTED = {
     ".gitignore", ".github/workflows/pages.yml", "README.md", "netlify.toml", "requirements.txt",
     "content/site.toml", "content/tags.toml", "content/venues/iclr-2024.md",
@@ -33,16 +35,12 @@ def run(*args: str, cwd: Path | None = None):
         return runner.invoke(main, list(args), catch_exceptions=False)
 
 
-def files_of(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
 def test_new_writes_a_catalog_that_builds_with_the_defaults(tmp_path):
     result = run("new", "cat", cwd=tmp_path)
     assert result.exit_code == 0, result.output
     assert "cd cat" in result.output and "papershelf build --serve" in result.output
     catalog = tmp_path / "cat"
-    assert set(files_of(catalog)) == EXPECTED
+    assert set(files_of(catalog, manifest=True)) == EXPECTED
 
     loaded = load_catalog(catalog / "content")
     assert len(loaded.papers) == 1 and len(loaded.venues) == 1
@@ -143,7 +141,7 @@ def test_force_writes_the_starter_files_and_keeps_the_others(tmp_path):
     assert result.exit_code == 0, result.output
     assert (catalog / "notes.txt").read_text(encoding="utf-8") == "mine"
     assert 'title = "Our reading list"' in (catalog / "content" / "site.toml").read_text(encoding="utf-8")
-    assert set(files_of(catalog)) == EXPECTED | {"notes.txt"}
+    assert set(files_of(catalog, manifest=True)) == EXPECTED | {"notes.txt"}
 
 
 def test_a_path_that_is_a_file_or_blocks_a_starter_file_is_refused(tmp_path):

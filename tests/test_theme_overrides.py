@@ -16,17 +16,13 @@ from generator.options import LUNR_JS, packaged_theme, theme_of
 from generator.outputs.assets import served
 
 from .conftest import CONTENT, REPO
-from .test_cli import Output, fetch, free_port, wait_for
+from .sitecheck import files_of
+from .serve.helpers import Output, fetch, free_port, wait_for
 
 NOT_FOUND = """{% extends "base.html" %}
 {% block main %}<h1>Lost on our shelf</h1><p>{{ config.title }}</p>{% endblock %}
 """
 CSS = "body{background:papayawhip}\n"  # as minified (generator/outputs/assets.py), so served as written
-
-
-def files_of(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.name != ".papershelf-site"}
 
 
 def override(project: Path, rel: str, text: str) -> Path:

@@ -21,6 +21,7 @@ import pytest
 from generator.build import BuildOptions, build
 
 from ..conftest import REPO
+from ..markers import needs
 
 CHROMIUM = os.environ.get("PAPERSHELF_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -94,6 +95,7 @@ def subpath_server(bundled_build) -> Iterator[StaticServer]:
 
 
 @pytest.fixture(scope="session")
+@needs("browser")
 def browser():
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
@@ -108,6 +110,7 @@ def browser():
 
 
 @pytest.fixture
+@needs("browser")
 def page(browser):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     pg = context.new_page()

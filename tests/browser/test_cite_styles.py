@@ -13,6 +13,8 @@ from generator.outputs.citations import CitationIndex
 
 from ..outputs.test_citation_styles import expected_reference, run_node
 
+pytestmark = pytest.mark.browser
+
 CLIPBOARD = """async () => {
     const out = {};
     for (const item of await navigator.clipboard.read())

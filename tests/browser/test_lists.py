@@ -20,6 +20,8 @@ from ..conftest import ContentDir, paper_md
 from .conftest import StaticServer, assert_author_list_folds, build_site
 from .test_accessibility import check_both_themes, goto_and_settle, run_axe
 
+pytestmark = pytest.mark.browser
+
 # The long catalog: papers cycle through three venues (two of them in 2024), four
 # presentations (the fourth: none) and dates added (every fifth paper has none).
 VENUES = {"test-2024": ("TEST 2024", 2024), "work-2024": ("WORK 2024", 2024), "other-2023": ("OTHER 2023", 2023)}

@@ -11,6 +11,8 @@ import pytest
 from .test_accessibility import run_axe
 from .test_search import results_for
 
+pytestmark = pytest.mark.browser
+
 PHONE = {"width": 320, "height": 640}
 DESKTOP = {"width": 1280, "height": 900}
 

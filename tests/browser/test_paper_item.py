@@ -23,6 +23,8 @@ import pytest
 
 from .conftest import assert_author_list_folds, author_names, complete_result
 
+pytestmark = pytest.mark.browser
+
 KEY = "papershelf-reading-list:/"
 # Classes a page adds to the item for its own scripts and styles; the rest is the item's.
 CONTEXT_CLASSES = {"search-result", "search-result-link", "reading-list-item"}

@@ -22,6 +22,8 @@ from ..conftest import ContentDir, page_pdf_url, paper_md
 from .conftest import AUTHOR_NAMES, StaticServer, complete_result
 from .test_accessibility import DESKTOP, check_both_themes, goto_and_settle, run_axe
 
+pytestmark = pytest.mark.browser
+
 WIDTHS = {"desktop": 1280, "phone": 320}
 ACTIONS = ".paper-actions a, .paper-actions button:not([hidden])"
 

@@ -17,6 +17,8 @@ from generator.outputs.pages import PAGE_SIZE
 from ..conftest import ContentDir, paper_md
 from .conftest import StaticServer, assert_author_list_folds, build_site
 
+pytestmark = pytest.mark.browser
+
 KEY = "papershelf-reading-list:/"
 
 

@@ -20,6 +20,8 @@ import pytest
 
 from .test_accessibility import DESKTOP, check_both_themes, run_axe
 
+pytestmark = pytest.mark.browser
+
 KEY = "papershelf-reading-list:/"
 
 

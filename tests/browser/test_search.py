@@ -11,6 +11,8 @@ import pytest
 from ..conftest import REPO, ContentDir, paper_md
 from .conftest import AUTHOR_NAMES, StaticServer, build_site, complete_result
 
+pytestmark = pytest.mark.browser
+
 WATERMARK = "an-unforgeable-publicly-verifiable-watermark-for-large-language-models"
 KMEANS = "statistically-optimal-k-means-clustering-via-nonnegative-low-rank-semidefinite"
 CONDENSATION = "navigating-complexity-toward-lossless-graph-condensation-via-expanding-window"

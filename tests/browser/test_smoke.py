@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.browser
+
 
 def test_home_page_loads_without_errors(page, server):
     errors: list[str] = []

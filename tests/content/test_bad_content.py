@@ -34,6 +34,7 @@ from generator.errors import ContentError
 from generator.content.loader import MAX_FILE_BYTES, load_catalog
 
 from ..conftest import REPO, ContentDir, paper_md
+from ..sitecheck import files_of
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "bad"
 
@@ -301,7 +302,7 @@ def make_content(tmp_path: Path) -> ContentDir:
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return files_of(folder, manifest=True)
 
 
 def content_snapshot(folder: Path) -> dict[str, object]:

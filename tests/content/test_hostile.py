@@ -27,14 +27,8 @@ from generator.build import BuildOptions, build
 from generator.content.slugs import RESERVED
 
 from ..conftest import REPO, ContentDir
-from ..outputs.test_site_integrity import (
-    find,
-    link_problems,
-    parse_html,
-    security_problems,
-    url_scheme,
-    validate_html,
-)
+from ..outputs.test_site_integrity import security_problems, validate_html
+from ..sitecheck import find, link_problems, parse_html, url_scheme
 
 XSS_TITLE = '<script>alert("t1")</script> <img src=x onerror=alert(2)> </script><script>alert(3)</script>'
 BREAKOUT_TITLE = "</script><script>alert(4)</script><!-- </SCRIPT > <!--<script>"
@@ -331,6 +325,7 @@ def test_deep_nesting_builds_and_keeps_its_words(hostile):
     assert text.count("item") >= 60, "list items beyond the nesting limit are lost"
 
 
+@pytest.mark.java
 @pytest.mark.slow
 def test_hostile_pages_are_valid_html_and_links_resolve(hostile):
     _, site = hostile

@@ -10,6 +10,7 @@ import sys
 from collections import Counter
 
 import numpy
+import pytest
 
 from generator.derive import neighbours, related
 from generator.derive.related import cosine, phrases, related_indices, terms, vectors
@@ -236,6 +237,7 @@ def pruned_reference(texts, k=related.RELATED_COUNT, tags=None):
     return result
 
 
+@pytest.mark.slow
 def test_bit_set_search_matches_the_plain_pruned_search(monkeypatch):
     monkeypatch.setattr(related, "EXACT_UP_TO", 100)
     monkeypatch.setattr(related, "POSTINGS_CAP", 25)

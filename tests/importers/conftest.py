@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from ..conftest import ContentDir
+from ..sitecheck import files_of
 
 
 def read(path: Path) -> tuple[dict, str]:
@@ -18,7 +19,7 @@ def read(path: Path) -> tuple[dict, str]:
 
 def tree(root: Path) -> dict[str, bytes]:
     """Every file below ``root`` with its bytes: to check that nothing was written."""
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return files_of(root, manifest=True)
 
 
 @pytest.fixture

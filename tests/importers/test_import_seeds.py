@@ -19,6 +19,8 @@ from generator.importers.seeds import ImportReport, import_seeds, provisional_ti
 from generator.importers.seeds_read import _parse_header
 from generator.content.slugs import is_valid_slug
 
+from ..sitecheck import files_of
+
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "seeds"
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 REAL_TAGS = Path(__file__).resolve().parents[2] / "content" / "tags.toml"
@@ -47,7 +49,7 @@ def seed_file(root: Path, name: str, data: str | bytes) -> Path:
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return files_of(folder, manifest=True)
 
 
 def read_paper(content: Path, slug: str) -> frontmatter.FrontMatter:
@@ -514,6 +516,7 @@ def test_any_text_gives_a_report_or_a_content_error(text):
 @given(st.lists(st.text(st.characters(codec="utf-8"), max_size=8)
                 | st.sampled_from(["\n", "\n\n", "\r\n", "\r", " \t ", "$", "\\", "---", ": ", "ICML 2024 Papers"]))
        .map("".join))
+@pytest.mark.slow
 def test_any_text_after_a_header_gives_a_report_or_a_content_error(text):
     _check_any_input(("ICLR 2024 Papers\n\n" + text).encode("utf-8"))
 
@@ -527,6 +530,7 @@ def test_any_bytes_give_a_report_or_a_content_error(data):
 # --------------------------------------------------------------------------- the real seeds
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="seed catalog not available")
 def test_imports_the_real_seeds(tmp_path):
     content = tmp_path / "content"

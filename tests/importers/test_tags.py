@@ -138,6 +138,7 @@ def test_fallback_for_plain_mappings():
         fallback_tag({})
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(title=st.text(max_size=200), abstract=st.text(max_size=2000))
 def test_suggestions_are_always_one_to_four_known_tags(title, abstract):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import gzip
 import subprocess
 
+import pytest
+
 from generator.outputs.assets import served
 
 from ..conftest import REPO
@@ -22,6 +24,7 @@ JS = """// A comment that goes.
 """
 
 
+@pytest.mark.node
 def test_scripts_lose_comments_and_whitespace_but_not_their_meaning():
     small = served("static/js/x.js", JS.encode()).decode()
     assert "A comment that goes" not in small and "/*! A licence that stays. */" in small
@@ -47,6 +50,7 @@ def test_other_files_and_minified_files_are_served_as_written():
         assert served(path, data) == data, path
 
 
+@pytest.mark.node
 def test_the_theme_is_served_smaller_and_every_script_still_parses(tmp_path):
     """Every script of the theme, minified, is valid JavaScript (the browser tests run them),
     and the search page's scripts and stylesheet cost at least a quarter less gzip."""

@@ -482,6 +482,8 @@ def run_in_browser(url: str, origin: str) -> dict:
     return result
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_cite_section_copy_button_copies_the_bibtex(bundled_site):
     from ..browser.conftest import CHROMIUM, StaticServer
 

@@ -35,6 +35,8 @@ from generator.outputs.search.tokens import STOP_WORDS, fold, tokenize
 from ..conftest import REPO, ContentDir, paper_md
 from .search_engine import SearchEngine, query_units
 
+pytestmark = pytest.mark.node  # each test runs the page's search code under Node
+
 RUNNER = REPO / "tests" / "js" / "search_runner.js"
 
 
@@ -135,6 +137,7 @@ def test_stop_words_agree(seed_site):
     assert answer["stopWords"] == [w in STOP_WORDS for w in words]
 
 
+@pytest.mark.slow
 def test_stemmer_agrees_on_100000_words(seed_site):
     site, _, _ = seed_site
     base = vocabulary(all_texts(site))

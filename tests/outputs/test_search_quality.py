@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from ..markers import needs
 from .search_engine import SearchEngine
 from .test_search_parity import run_node, seed_site  # noqa: F401  (fixture)
 
@@ -88,6 +89,7 @@ CASES = [
 
 
 @pytest.fixture(scope="module")
+@needs("node")
 def answers(seed_site):  # noqa: F811
     _, files, root = seed_site
     js = run_node({"root": str(root), "queries": [{"q": q} for _, q, _ in CASES]})["queries"]
@@ -101,6 +103,7 @@ def test_the_suite_covers_every_kind_of_query():
     assert kinds == {"known-item", "topic", "author", "prefix", "typo", "math", "acronym"}
 
 
+@pytest.mark.node
 @pytest.mark.parametrize("kind, query, slug", CASES, ids=[f"{k}:{q}" for k, q, _ in CASES])
 def test_the_wanted_paper_is_in_the_top_5(answers, seed_site, kind, query, slug):  # noqa: F811
     site = seed_site[0]
@@ -110,6 +113,7 @@ def test_the_wanted_paper_is_in_the_top_5(answers, seed_site, kind, query, slug)
     assert slug in py[:5], f"{kind} {query!r}: Python gives {py[:5]}"
 
 
+@pytest.mark.node
 def test_known_items_and_acronyms_come_first(answers):
     for kind, query, slug in CASES:
         if kind in ("known-item", "acronym", "math"):

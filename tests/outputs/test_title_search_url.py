@@ -12,6 +12,8 @@ import pytest
 
 from generator.derive import urls
 
+pytestmark = pytest.mark.node
+
 TITLES = ["On $K$-means", "A (Very) Fast Method: 100% * Faster!", "Café & Crème — “quoted” 'title'",
           "Graphs/Trees? #1 + x=y ~ z", "张伟的论文 𝔼[x]"]
 

@@ -444,11 +444,44 @@ def test_excerpt_length_property(text, limit):
 # ---------------------------------------------------------------------------------------
 
 
+DETERMINISM_SOURCES = [
+    r"We use $K$-means \cite{x} and https://a.example.",
+    r"Sets $\{a, b\} \cup \{c\}$, $\mathcal{O}(n^2)$, $\sum_{i=1}^n \alpha_i \leq \beta$ and $\mathbb{R}^d$.",
+    r"\emph{Caf\'e} na\"ive \textbf{bold} \url{https://b.example/x} $\frac{a}{b}$ -- ``quoted'' \& more~text.",
+    "A list:\n\n- one *two* **three**\n- [a link](https://c.example) and `code`\n\n> quoted $x_1^2$",
+    r"$$\begin{aligned} f(x) &= \int_0^1 g \\ h &= \lim_{t \to 0} k_t \end{aligned}$$ Then $\unknown{x}$.",
+]
+DETERMINISM_CODE = """
+import json, sys
+from generator.text import excerpt, plain_text, render_abstract, render_title, set_strict
+set_strict(True)
+print(json.dumps([[render_abstract(s), render_title(s), plain_text(s), excerpt(plain_text(s), 40)]
+                  for s in json.loads(sys.argv[1])]))
+"""
+
+
 def test_functions_are_deterministic():
-    source = r"We use $K$-means \cite{x} and https://a.example."
-    assert render_abstract(source) == render_abstract(source)
-    assert render_title(source) == render_title(source)
-    assert plain_text(source) == plain_text(source)
+    """The same source gives the same bytes: again in this process after other texts (warm
+    caches, counters), and in fresh processes whose hash seeds differ (set and dict order)."""
+    import os
+    import subprocess
+    import sys
+
+    def rendered() -> list[list[str]]:
+        return [[render_abstract(s), render_title(s), plain_text(s), excerpt(plain_text(s), 40)]
+                for s in DETERMINISM_SOURCES]
+
+    first = rendered()
+    for source in reversed(DETERMINISM_SOURCES):  # other texts in between, in another order
+        render_abstract(source + " $y$"), render_title("Other " + source), plain_text(source[::-1])
+    assert rendered() == first
+    runs = [subprocess.Popen([sys.executable, "-c", DETERMINISM_CODE, json.dumps(DETERMINISM_SOURCES)],
+                             env={**os.environ, "PYTHONHASHSEED": seed}, stdout=subprocess.PIPE, text=True)
+            for seed in ("1", "2")]
+    for run in runs:
+        out, _ = run.communicate(timeout=120)
+        assert run.returncode == 0
+        assert json.loads(out) == first
 
 
 def test_non_string_input_does_not_raise():

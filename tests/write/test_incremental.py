@@ -17,14 +17,9 @@ from generator.errors import OutputError
 from generator.write.manifest import MARKER, read_manifest
 
 from ..conftest import ContentDir, paper_md
+from ..sitecheck import files_of
 
 PROJECT = Path(__file__).resolve().parents[2]
-
-
-def files_of(folder: Path) -> dict[str, bytes]:
-    """Every output file's bytes (the manifest is compared separately: it holds mtimes)."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != MARKER}
 
 
 def stats_of(folder: Path) -> dict[str, tuple[int, int]]:
@@ -97,6 +92,7 @@ def test_an_incremental_rebuild_writes_exactly_what_a_cold_build_writes(content,
     assert len(rewritten) < len(after) - 1
 
 
+@pytest.mark.slow
 def test_a_series_of_edits_ends_where_a_cold_build_starts(content, tmp_path):
     out = tmp_path / "site"
     add_more(content)

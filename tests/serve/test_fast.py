@@ -7,12 +7,7 @@ paths the watcher would report."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-import os
 import random
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -23,9 +18,9 @@ from generator import serve
 from generator.build import build
 from generator.options import BuildOptions
 from generator.serve import FastPath, Rebuilder
-from generator.write.manifest import MARKER
 
-from .conftest import TAGS_TOML, ContentDir, paper_md
+from ..conftest import REPO, TAGS_TOML, ContentDir, paper_md
+from ..sitecheck import files_of
 
 SECOND_VENUE = """\
 ---
@@ -34,11 +29,6 @@ full_name: "Other Conference 2023"
 year: 2023
 ---
 """
-
-
-def files_of(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.name != MARKER}
 
 
 class Preview:
@@ -72,9 +62,9 @@ class Preview:
         self.rebuilder.changed([str(Path(p).resolve()) for p in paths])
 
     def settle(self, timeout: float = 60) -> None:
-        end = time.monotonic() + timeout
-        while self.rebuilder.running and time.monotonic() < end:
-            time.sleep(0.01)
+        """Until the rebuilds handed over are done: the rebuilder's one worker has run a no-op
+        queued behind them."""
+        self.rebuilder.executor.submit(lambda: None).result(timeout=timeout)
         assert not self.rebuilder.running
 
     def page(self, slug: str) -> str:
@@ -279,17 +269,20 @@ def test_a_rebuild_failing_on_a_save_made_just_before_it_began_keeps_the_fast_pa
     path = content.add_paper("a-paper-on-graphs", title="Message Passing, Retitled")
     real = serve.content_inputs
     saved = []
+    reports: list[threading.Timer] = []
 
     def saved_first(options):
         if not saved:
             saved.append(content.add_paper("a-paper-on-graphs", "---\ntitle: [broken\n---\n"))
-            threading.Timer(0.05, preview.fast.changed, [[str(path)]]).start()  # the watcher's report, later
+            reports.append(threading.Timer(0.05, preview.fast.changed, [[str(path)]]))  # the watcher's report, later
+            reports[0].start()
         return real(options)
 
     monkeypatch.setattr(serve, "content_inputs", saved_first)
     preview.edit(path)
     preview.settle()
-    time.sleep(0.1)
+    reports[0].join(timeout=30)  # the late report has been handed over
+    assert not reports[0].is_alive()
     assert preview.took_fast == [True, False]  # the retitle, then the broken save (reported late)
     assert "Message Passing, Retitled" in preview.page("a-paper-on-graphs")
 
@@ -322,28 +315,28 @@ def test_an_edit_made_while_a_rebuild_runs_stays_on_the_page(preview, monkeypatc
     page goes back on at once (the next rebuild, queued, makes it for good)."""
     from generator import pipeline
 
-    loads: list[threading.Event] = []
+    loads = 0
+    loaded = [threading.Event(), threading.Event()]
     gates = [threading.Event(), threading.Event()]
     real = pipeline.load_catalog
 
     def gated_load(*args, **kwargs):
+        nonlocal loads
         catalog = real(*args, **kwargs)
-        loads.append(threading.Event())
-        if len(loads) <= len(gates):  # (the cold build at the end is not held)
-            assert gates[len(loads) - 1].wait(30)
+        loads += 1
+        if loads <= len(gates):  # (the cold build at the end is not held)
+            loaded[loads - 1].set()
+            assert gates[loads - 1].wait(30)
         return catalog
 
     monkeypatch.setattr(pipeline, "load_catalog", gated_load)
     content = preview.content
     preview.edit(content.add_paper("a-paper-on-graphs", title="First Edit"))
-    end = time.monotonic() + 30
-    while not loads and time.monotonic() < end:  # the rebuild has read the first edit
-        time.sleep(0.01)
+    assert loaded[0].wait(30)  # the rebuild has read the first edit
     preview.edit(content.add_paper("a-paper-on-graphs", title="Second Edit"))
     assert preview.took_fast == [True, True] and "Second Edit" in preview.page("a-paper-on-graphs")
     gates[0].set()  # the first rebuild swaps in "First Edit"...
-    while len(loads) < 2 and time.monotonic() < end:  # ...and the second has begun
-        time.sleep(0.01)
+    assert loaded[1].wait(30)  # ...and the second has begun
     assert "Second Edit" in preview.page("a-paper-on-graphs")
     gates[1].set()
     preview.settle()
@@ -417,7 +410,7 @@ def random_paper(rng: random.Random, venues: list[str]) -> dict:
 
 
 KINDS = ("title", "authors", "tags", "venue", "body", "add", "delete", "rename", "template", "site")
-PAPER_TEMPLATE = Path(__file__).resolve().parents[1] / "templates" / "paper.html"
+PAPER_TEMPLATE = REPO / "templates" / "paper.html"
 
 
 class Catalog:
@@ -496,22 +489,31 @@ def test_random_edits_leave_the_site_a_cold_build(content, tmp_path):
 
 
 @pytest.mark.slow
-def test_random_edits_while_rebuilds_run_end_in_a_cold_build(content, tmp_path):
+def test_random_edits_while_rebuilds_run_end_in_a_cold_build(content, tmp_path, gated):
     """Edits handed over without waiting (fast pages written while rebuilds run, rebuilds
     swapping in sites that miss later edits): once the last rebuild is done, the site is a
-    cold build's."""
+    cold build's. The first rebuild of each round is held until a second edit has been handed
+    over (so a fast edit is made while a rebuild runs, whatever the machine's speed); the
+    pauses after that vary where later edits fall in the rebuilds, and decide nothing."""
     rng = random.Random(7)
     catalog = Catalog(content, rng)
+    gated.set()  # (not the first build)
     preview = Preview(content, tmp_path / "site")
     try:
         for round_ in range(2):
+            gated.clear()
             for step in range(10):
-                kind = rng.choice(KINDS[:5] * 3 + KINDS[5:])  # mostly the fast path's edits
+                # mostly the fast path's edits; the first two of a round are, the second made
+                # while the rebuild the first started is held
+                kind = "title" if step < 2 else rng.choice(KINDS[:5] * 3 + KINDS[5:])
                 _slug, changed = catalog.apply(kind, 100 * round_ + step)
                 preview.edit(*changed)
-                time.sleep(rng.choice((0, 0.01, 0.05, 0.2)))
+                if step == 1:
+                    gated.set()
+                elif step > 1:
+                    time.sleep(rng.choice((0, 0.01, 0.05, 0.2)))
             preview.settle()
             assert files_of(preview.options.output) == cold_build(content, tmp_path / f"cold-{round_}")
-        assert preview.fast_while_rebuilding > 0
+        assert preview.fast_while_rebuilding > 0, preview.took_fast
     finally:
         preview.close()
