@@ -29,7 +29,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Iterator
 
-from . import debris, schema
+from . import characters, debris, schema
 from ..errors import ContentError, Problem, Problems
 from .frontmatter import FrontMatter, FrontMatterError, parse
 from .model import Catalog, Link, Paper, Person, SiteConfig, Tag, Venue
@@ -398,10 +398,10 @@ def decode_text(raw: bytes, label: str, problems: Problems) -> str | None:
         line = raw[: exc.start].count(b"\n") + 1
         problems.add(label, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8", line=line)
         return None
-    bad = schema.find_forbidden_in_file(text)
+    bad = characters.find_forbidden_in_file(text)
     if bad:
         line = text.count("\n", 0, bad.start()) + 1
-        problems.add(label, f"contains {schema.describe_char(bad.group())}; remove it (is this a text file?)",
+        problems.add(label, f"contains {characters.describe_char(bad.group())}; remove it (is this a text file?)",
                      line=line)
         return None
     return text.removeprefix("\ufeff")

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from ..errors import Problems
 from .frontmatter import type_name
+from .characters import FORBIDDEN_IN_TEXT, describe_char
 from .model import LINK_KINDS, PRESENTATIONS
 from .slugs import author_key, is_valid_slug
 
@@ -52,35 +53,6 @@ def _found(value: Any) -> str:
     if isinstance(value, str) and len(shown) > 60:
         shown = shown[:57] + "…'"
     return f"found {shown}"
-
-
-# Code points that have no place in text: NUL and other control characters (tab and
-# line breaks aside), lone surrogates, and the Unicode noncharacters, which HTML forbids.
-_NONCHARACTERS = "\ufdd0-\ufdef" + "".join(
-    f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(17))
-FORBIDDEN_IN_FILES = re.compile(f"[\x00\ud800-\udfff{_NONCHARACTERS}]")
-FORBIDDEN_IN_TEXT = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff{_NONCHARACTERS}]")
-
-
-def find_forbidden_in_file(text: str) -> re.Match[str] | None:
-    """The first NUL, lone surrogate or noncharacter in a file's text (fast when there is none)."""
-    if not text or ("\x00" not in text and max(text) < "\ud800"):
-        return None
-    return FORBIDDEN_IN_FILES.search(text)
-
-
-def describe_char(char: str) -> str:
-    """'U+0007 (a control character)' and the like, for error messages."""
-    code = ord(char)
-    if code == 0:
-        kind = "a NUL character"
-    elif code < 0x20 or 0x7F <= code <= 0x9F:
-        kind = "a control character"
-    elif 0xD800 <= code <= 0xDFFF:
-        kind = "a lone surrogate"
-    else:
-        kind = "a Unicode noncharacter"
-    return f"U+{code:04X} ({kind})"
 
 
 def text(value: Any) -> str:

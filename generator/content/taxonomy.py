@@ -35,7 +35,7 @@ from typing import Any, Iterable
 from ..errors import ContentError, Problems
 from .frontmatter import type_name
 from .model import Tag
-from .schema import FORBIDDEN_IN_TEXT, describe_char
+from .characters import FORBIDDEN_IN_TEXT, describe_char
 from .slugs import is_valid_slug
 
 TAG_KEYS = ("name", "description", "phrases", "fallback")

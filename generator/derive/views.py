@@ -475,9 +475,8 @@ def _counts(items: Iterable) -> tuple[Count, ...]:
 def _ref_counts(refs: Iterable[TagRef | AuthorRef | VenueRef], exclude: object = None) -> tuple[Count, ...]:
     """``_counts`` of refs made by ``derive`` (``exclude``, if given, left out).
 
-    ``derive`` makes one ref object per tag, venue and author, and refs of different ones
-    are never equal, so refs can be counted by identity: the same result as ``_counts``
-    without calling the dataclasses' generated ``__hash__`` (Python code) per occurrence.
+    ``derive`` makes one ref per tag, venue and author (refs of different ones are never equal):
+    counted by identity, the same result as ``_counts`` without a Python ``__hash__`` per item.
     """
     refs = list(refs)
     tally = Counter(map(id, refs))

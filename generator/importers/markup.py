@@ -45,7 +45,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Union
 
-from ..content.schema import FORBIDDEN_IN_TEXT
+from ..content.characters import FORBIDDEN_IN_TEXT
 from ..text.latex.encode import BARE_URL, URL_TRAILING
 
 MAX_DEPTH = 32  # nested elements kept as such; deeper tags are dropped, their text kept

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from ..content.model import LINK_KINDS, PRESENTATIONS
-from ..content.schema import describe_char, find_forbidden_in_file, is_http_url
+from ..content.characters import describe_char, find_forbidden_in_file
+from ..content.schema import is_http_url
 from ..errors import Problems
 from .common import KNOWN_VENUES, Unreadable, add_author, clean_line, read_limited
 

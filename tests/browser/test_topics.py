@@ -23,6 +23,8 @@ from ..derive.test_topics import field_texts
 from .conftest import StaticServer
 from .test_accessibility import DESKTOP, check_both_themes, goto_and_settle, run_axe
 
+pytestmark = pytest.mark.browser
+
 PHONE = {"width": 375, "height": 700}
 VENUE = """---
 name: "Test {year}"

@@ -24,7 +24,10 @@ from generator.outputs.citations.links import best_link
 from generator.outputs.citations.names import Name, citation_name
 
 from ..conftest import REPO, ContentDir
+from ..markers import needs
 from .test_citations import site_for
+
+pytestmark = pytest.mark.node  # all but the first test run the formatter under Node.js
 
 REFERENCE = json.loads((Path(__file__).parent / "citation_styles_reference.json").read_text(encoding="utf-8"))
 STYLES = ("apa", "chicago", "acl")
@@ -85,6 +88,7 @@ def citeproc_html(entry: str) -> str:
 
 
 @pytest.fixture(scope="module")
+@needs("node")
 def reference_results() -> list[dict[str, dict]]:
     return formatted(*(reference_of(item) for item in REFERENCE["items"]))
 
