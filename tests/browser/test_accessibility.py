@@ -20,7 +20,7 @@ AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 
 # Page types; the pages themselves are chosen from the catalog (``page_urls``).
 NAMES = ["404", "author", "authors", "home", "paper", "paper-long-authors", "paper-provisional", "papers",
-         "reading-list", "search", "tag", "tags", "venue", "venues"]
+         "reading-list", "search", "tag", "tags", "topic", "topics", "trends", "venue", "venues"]
 
 
 def page_urls(site) -> dict[str, str]:
@@ -42,6 +42,10 @@ def page_urls(site) -> dict[str, str]:
         "reading-list": "/reading-list/",
         "404": "/404.html",
     }
+    if site.topics is not None:
+        urls["topics"] = "/topics/"
+        urls["topic"] = "/" + site.topics.topics[0].ref.url
+        urls["trends"] = "/trends/"
     if provisional:
         urls["paper-provisional"] = "/" + provisional[0].url
     return urls

@@ -13,7 +13,7 @@ from generator.outputs.citations import CitationIndex
 
 from ..outputs.test_citation_styles import expected_reference, run_node
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the references are checked against citeproc-js under Node
 
 CLIPBOARD = """async () => {
     const out = {};
