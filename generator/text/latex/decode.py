@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from .encode import BARE_URL, URL_TRAILING, strip_latex
+from .encode import strip_latex
+from .markdown_marks import BARE_URL, URL_TRAILING
 from .tokens import (ACCENT_SYMBOLS, BACKSLASH, CHAR, CLOSE, CMD, MATH, OPEN, SPACE, SYM, Tok, clean_text,
                      match_pairs, tokenize)
 

@@ -9,6 +9,7 @@ from itertools import accumulate
 from typing import Sequence
 
 from ..latex_tables import ARGUMENT_COMMANDS, OPT_ARGS, OPTIONAL_ARGUMENT_COMMANDS
+from .markdown_marks import MARKDOWN_HINT, markdown_marks
 from .tokens import (BACKSLASH, CHAR, CLOSE, CMD, LATEX_SYMBOLS, MATH, OPEN, SPACE, SYM, Tok,
                      clean_text, escaped, match_pairs, tokenize)
 
@@ -83,116 +84,6 @@ def _url_arguments(tokens: Sequence[Tok], groups: dict[int, int]) -> set[int]:
 
 def _escape_chars(text: str) -> str:
     return _SPECIAL_CHARS.sub(lambda m: _CHAR_ESCAPES[m.group()], text)
-
-
-# Markdown in content text that LaTeX must see differently: bare URLs (→ \url{…}, which
-# LaTeX reads verbatim) and emphasis (*x*, _x_ → \emph{x}; **x**, __x__ → \textbf{x}).
-BARE_URL = re.compile(r"(?<![^\W_]|/)(?:https?|ftp)://[^\s{}\\$<>\"\[\]]+")
-URL_TRAILING = ".,;:!?'\")]"
-_DELIMITERS = re.compile(r"\*{1,2}|_{1,2}")
-
-
-def _markdown_marks(tokens: Sequence[Tok], groups: dict[int, int], verbatim: set[int]) -> dict[int, dict[int, str]]:
-    """For CHAR tokens: {offset in the token: replacement} for URL bounds and emphasis marks.
-
-    Replacements: ``"url:<"``/``"url:>"`` open/close ``\\url{…}`` around the URL starting/ending
-    there (the URL's own characters are kept as they are: ``"raw"``), ``"\\emph{"`` … for an
-    opening delimiter, ``"}"`` for a closing one, ``""`` for the second character of ``**``.
-    """
-    marks: dict[int, dict[int, str]] = {}
-    # 1. Bare URLs, in runs of CHAR tokens ("~" is a token of its own).
-    i = 0
-    n = len(tokens)
-    runs: list[tuple[int, int]] = []  # token ranges of consecutive CHAR tokens
-    while i < n:
-        if tokens[i].kind == CHAR and i not in verbatim:
-            j = i
-            while j < n and tokens[j].kind == CHAR and j not in verbatim:
-                j += 1
-            runs.append((i, j))
-            i = j
-        else:
-            i += 1
-    in_url: set[tuple[int, int]] = set()
-    for start, end in runs:
-        run_text = "".join(tokens[k].text for k in range(start, end))
-        if "://" not in run_text:
-            continue
-        index = [(k, off) for k in range(start, end) for off in range(len(tokens[k].text))]
-        # The character before the run decides whether a URL at its very start is "bare".
-        before = (tokens[start - 1].text[-1:] if start > 0 else "") or " "
-        for match in BARE_URL.finditer(before + run_text):
-            a, b = match.start() - 1, match.end() - 1
-            if a < 0:
-                continue
-            while b > a and run_text[b - 1] in URL_TRAILING:
-                if run_text[b - 1] == ")" and run_text[a:b].count("(") >= run_text[a:b].count(")"):
-                    break
-                b -= 1
-            if run_text[max(0, a - 2):a] == "](":  # a Markdown link's target: leave it alone
-                for pos in range(a, b):
-                    in_url.add(index[pos])
-                    marks.setdefault(index[pos][0], {})[index[pos][1]] = "raw"
-                continue
-            for pos in range(a, b):
-                k, off = index[pos]
-                in_url.add((k, off))
-                marks.setdefault(k, {})[off] = "raw"
-            k, off = index[a]
-            marks[k][off] = "url:<"
-            k, off = index[b - 1]
-            marks[k][off] = "url:>" if b - 1 > a else "url:<>"
-    # 2. Emphasis, CommonMark's flanking rules, paired at one brace depth and paragraph.
-    depth = 0
-    stack: list[tuple[str, int, int, int, int]] = []  # (delimiter, depth, token, offset, paragraph)
-    paragraph = 0
-    for i, tok in enumerate(tokens):
-        if tok.kind == OPEN and i in groups:
-            depth += 1
-        elif tok.kind == CLOSE and i in groups:
-            depth -= 1
-        if "\n\n" in tok.text and tok.kind in (SPACE, CHAR):
-            paragraph += 1
-        if tok.kind != CHAR or i in verbatim or ("*" not in tok.text and "_" not in tok.text):
-            continue
-        text = tok.text
-        for match in _DELIMITERS.finditer(text):
-            off = match.start()
-            if (i, off) in in_url:
-                continue
-            delim = match.group()
-            before = text[off - 1] if off > 0 else (tokens[i - 1].text[-1:] if i > 0 else " ") or " "
-            after = text[match.end()] if match.end() < len(text) else (
-                tokens[i + 1].text[:1] if i + 1 < n else " ") or " "
-            if text[max(0, off - 1):off] == delim[0] or text[match.end():match.end() + 1] == delim[0]:
-                continue  # part of a longer run (***): left as text
-            left = not after.isspace() and (not _is_punct(after) or before.isspace() or _is_punct(before))
-            right = not before.isspace() and (not _is_punct(before) or after.isspace() or _is_punct(after))
-            if delim[0] == "_":
-                can_open = left and (not right or _is_punct(before))
-                can_close = right and (not left or _is_punct(after))
-            else:
-                can_open, can_close = left, right
-            if can_close:
-                found = next((s for s in range(len(stack) - 1, -1, -1)
-                              if stack[s][0] == delim and stack[s][1] == depth and stack[s][4] == paragraph), None)
-                if found is not None:
-                    _, _, ok, ooff, _ = stack[found]
-                    del stack[found:]
-                    command = "\\emph{" if len(delim) == 1 else "\\textbf{"
-                    marks.setdefault(ok, {})[ooff] = command
-                    marks.setdefault(i, {})[off] = "}"
-                    if len(delim) == 2:
-                        marks[ok][ooff + 1] = ""
-                        marks[i][off + 1] = ""
-                    continue
-            if can_open:
-                stack.append((delim, depth, i, off, paragraph))
-    return marks  # unpaired delimiters have no mark: they are escaped as text
-
-
-def _is_punct(char: str) -> bool:
-    return bool(char) and not char.isalnum() and not char.isspace()
 
 
 def _render_marked(text: str, marks: dict[int, str]) -> str:
@@ -355,43 +246,54 @@ def latex_value(source: str, *, protect: bool = False, one_line_spaces: bool = T
     source = clean_text(source).replace("\r\n", "\n").replace("\r", "\n")
     if one_line_spaces:
         source = _SPACES.sub(" ", strip_latex(source))
-    tokens = _merge_template_tags(tokenize(source, spaces=protect))
-    # Each analysis below finds nothing when its characters are absent from the source
-    # (no brace: no group, no escaped brace, no \\url argument; no "*", "_" or "://": no
-    # Markdown); skipping them then is only faster.
-    groups: dict[int, int] = {}
-    bad_groups: set[int] = set()
-    text_braces: set[int] = set()
-    bad_syms: set[int] = set()
-    verbatim: set[int] = set()
-    if "{" in source or "}" in source:
-        groups, bad_groups = match_pairs(tokens, lambda t: t.kind == OPEN, lambda t: t.kind == CLOSE)
-        text_braces = _text_braces(tokens, groups)
-        _, bad_syms = match_pairs(tokens, lambda t: t.kind == SYM and t.text == "\\{",
-                                   lambda t: t.kind == SYM and t.text == "\\}")
-        verbatim = _url_arguments(tokens, groups)
-    markup = _markdown_marks(tokens, groups, verbatim) if _MARKDOWN_HINT.search(source) else {}
+    encoder = _Encoder(source, _merge_template_tags(tokenize(source, spaces=protect)), one_line_spaces)
+    if not protect:
+        return _separate_backslashes("".join(encoder.render(i) for i in range(len(encoder.tokens))))
+    return _separate_backslashes(encoder.protected())
 
-    def render(i: int) -> str:
-        tok = tokens[i]
-        if i in verbatim:  # the URL of \url{…} or \href{…}{…}: as written
+
+class _Encoder:
+    """The analyses of one value's tokens (brace groups, unmatched braces, verbatim URL
+    arguments, Markdown marks) and each token written as BibTeX (``render``)."""
+
+    def __init__(self, source: str, tokens: list, one_line_spaces: bool):
+        self.tokens, self.one_line_spaces = tokens, one_line_spaces
+        # Each analysis below finds nothing when its characters are absent from the source
+        # (no brace: no group, no escaped brace, no \\url argument; no "*", "_" or "://": no
+        # Markdown); skipping them then is only faster.
+        self.groups: dict[int, int] = {}
+        self.bad_groups: set[int] = set()
+        self.text_braces: set[int] = set()
+        self.bad_syms: set[int] = set()
+        self.verbatim: set[int] = set()
+        if "{" in source or "}" in source:
+            self.groups, self.bad_groups = match_pairs(tokens, lambda t: t.kind == OPEN, lambda t: t.kind == CLOSE)
+            self.text_braces = _text_braces(tokens, self.groups)
+            _, self.bad_syms = match_pairs(tokens, lambda t: t.kind == SYM and t.text == "\\{",
+                                           lambda t: t.kind == SYM and t.text == "\\}")
+            self.verbatim = _url_arguments(tokens, self.groups)
+        self.markup = markdown_marks(tokens, self.groups, self.verbatim) if MARKDOWN_HINT.search(source) else {}
+
+    def render(self, i: int) -> str:
+        tok = self.tokens[i]
+        if i in self.verbatim:  # the URL of \url{…} or \href{…}{…}: as written
             return tok.text
         if tok.kind == MATH:
             return _escape_math(tok.text)
         if tok.kind == LITERAL:
             return _literal_text(tok.text)
         if tok.kind in (OPEN, CLOSE):
-            if i in bad_groups:
+            if i in self.bad_groups:
                 return "\\textbraceleft{}" if tok.kind == OPEN else "\\textbraceright{}"
-            if i in text_braces:
+            if i in self.text_braces:
                 return "\\" + tok.text
             return tok.text
         if tok.kind == SYM:
-            if i in bad_syms:
+            if i in self.bad_syms:
                 return "\\textbraceleft{}" if tok.text == "\\{" else "\\textbraceright{}"
             char = tok.text[1]
             if char.isspace():
-                return "\\ " if one_line_spaces else tok.text
+                return "\\ " if self.one_line_spaces else tok.text
             if char not in LATEX_SYMBOLS:  # a Markdown escape: the character itself
                 return _CHAR_ESCAPES.get(char, char)
             return tok.text
@@ -400,33 +302,32 @@ def latex_value(source: str, *, protect: bool = False, one_line_spaces: bool = T
         if tok.kind == SPACE:
             return tok.text
         if tok.kind == CHAR:
-            marks = markup.get(i)
+            marks = self.markup.get(i)
             if marks is not None:
                 return _render_marked(tok.text, marks)
             if tok.text == "~":
-                return "~" if _tie(tokens, i) else "\\textasciitilde{}"
+                return "~" if _tie(self.tokens, i) else "\\textasciitilde{}"
             return _escape_chars(tok.text)
         return tok.text  # CMD, SYM
 
-    if not protect:
-        return _separate_backslashes("".join(render(i) for i in range(len(tokens))))
-
-    # Words at brace depth 0 (a group counts as part of the word it is in).
-    words: list[tuple[int, int]] = []  # [start, end) token ranges
-    i, n = 0, len(tokens)
-    while i < n:
-        if tokens[i].kind == SPACE:
-            i += 1
-            continue
-        start = i
-        while i < n and tokens[i].kind != SPACE:
-            if tokens[i].kind == OPEN and i in groups:
-                i = groups[i] + 1
-            else:
+    def words(self) -> list[tuple[int, int]]:
+        """Words at brace depth 0 as [start, end) token ranges (a group counts as part of the
+        word it is in)."""
+        tokens, groups = self.tokens, self.groups
+        words: list[tuple[int, int]] = []
+        i, n = 0, len(tokens)
+        while i < n:
+            if tokens[i].kind == SPACE:
                 i += 1
-        words.append((start, i))
+                continue
+            start = i
+            while i < n and tokens[i].kind != SPACE:
+                i = groups[i] + 1 if tokens[i].kind == OPEN and i in groups else i + 1
+            words.append((start, i))
+        return words
 
-    def needs_protection(start: int, end: int) -> bool:
+    def needs_protection(self, start: int, end: int) -> bool:
+        tokens, groups = self.tokens, self.groups
         k = start
         while k < end:
             tok = tokens[k]
@@ -436,7 +337,7 @@ def latex_value(source: str, *, protect: bool = False, one_line_spaces: bool = T
                 return True
             if tok.kind == CMD and (tok.text in _CASED_COMMANDS or any(ch.isupper() for ch in tok.text)):
                 return True
-            if tok.kind == OPEN and k in groups and k not in text_braces:
+            if tok.kind == OPEN and k in groups and k not in self.text_braces:
                 close = groups[k]
                 # A group that starts with a command is a BibTeX "special character":
                 # its letters are case-changed too.
@@ -449,41 +350,50 @@ def latex_value(source: str, *, protect: bool = False, one_line_spaces: bool = T
             k += 1
         return False
 
-    protected = [needs_protection(s, e) for s, e in words]
-    out: list[str] = []
-    pos = 0
-    w = 0
-    while w < len(words):
-        start, end = words[w]
-        out.extend(render(k) for k in range(pos, start))
-        if not protected[w]:
-            out.extend(render(k) for k in range(start, end))
-            pos = end
-            w += 1
-            continue
-        # Merge a run of protected words separated by single spaces into one group.
-        last = w
-        while (last + 1 < len(words) and protected[last + 1]
-               and words[last + 1][0] == words[last][1] + 1 and tokens[words[last][1]].kind == SPACE):
-            last += 1
-        inner = "".join(render(k) for k in range(start, words[last][1]))
-        # "{\cmd…}" would be a BibTeX "special character", whose letters are case-changed:
-        # "{{}\cmd…}" is not (the importer drops the empty group again). The same form after
-        # "\cmd " or "\cmd{…} ", where a plain group would read as the command's argument.
-        after_command = bool(_ARGUMENT_POSITION.search("".join(out[-3:])))
-        # Likewise when no letter or formula stands outside commands and escaped symbols
-        # ("*\LaTeX", "\$\LaTeX"): the importer reads braces around no plain letter as
-        # literal text, not as protection.
-        bare = _COMMAND_OR_SYMBOL.sub("", inner)
-        marked = inner.startswith("\\") or after_command or not any(ch.isalpha() or ch == "$" for ch in bare)
-        out.append("{{}" + inner + "}" if marked else "{" + inner + "}")
-        pos = words[last][1]
-        w = last + 1
-    out.extend(render(k) for k in range(pos, len(tokens)))
-    return _separate_backslashes("".join(out))
+    def protected(self) -> str:
+        """The value with its words that need it (capitals, formulas) in braces, a run of
+        such words separated by single spaces in one group."""
+        tokens, render = self.tokens, self.render
+        words = self.words()
+        protected = [self.needs_protection(s, e) for s, e in words]
+        out: list[str] = []
+        pos = 0
+        w = 0
+        while w < len(words):
+            start, end = words[w]
+            out.extend(render(k) for k in range(pos, start))
+            if not protected[w]:
+                out.extend(render(k) for k in range(start, end))
+                pos = end
+                w += 1
+                continue
+            last = w
+            while (last + 1 < len(words) and protected[last + 1]
+                   and words[last + 1][0] == words[last][1] + 1 and tokens[words[last][1]].kind == SPACE):
+                last += 1
+            out.append(_protected_group("".join(render(k) for k in range(start, words[last][1])), out))
+            pos = words[last][1]
+            w = last + 1
+        out.extend(render(k) for k in range(pos, len(tokens)))
+        return "".join(out)
 
 
-_MARKDOWN_HINT = re.compile(r"[*_]|://")  # what ``_markdown_marks`` acts on
+def _protected_group(inner: str, before: list[str]) -> str:
+    """``inner`` in protecting braces, after the output ``before``.
+
+    "{\\cmd…}" would be a BibTeX "special character", whose letters are case-changed:
+    "{{}\\cmd…}" is not (the importer drops the empty group again). The same form after
+    "\\cmd " or "\\cmd{…} ", where a plain group would read as the command's argument.
+    Likewise when no letter or formula stands outside commands and escaped symbols
+    ("*\\LaTeX", "\\$\\LaTeX"): the importer reads braces around no plain letter as
+    literal text, not as protection.
+    """
+    after_command = bool(_ARGUMENT_POSITION.search("".join(before[-3:])))
+    bare = _COMMAND_OR_SYMBOL.sub("", inner)
+    marked = inner.startswith("\\") or after_command or not any(ch.isalpha() or ch == "$" for ch in bare)
+    return "{{}" + inner + "}" if marked else "{" + inner + "}"
+
+
 _COMMAND_OR_SYMBOL = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL)
 _ARGUMENT_POSITION = re.compile(r"(\\[A-Za-z]+\*?|\})\s+$")
 _BACKSLASHES_BEFORE_BRACE = re.compile(r"(?<!\\)((?:\\\\)+)(?=[{}]|$)")
