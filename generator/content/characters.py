@@ -1,12 +1,16 @@
-"""Characters that have no place in a catalog's text: which ones, and how an error names them.
+"""The text of a catalog's files: UTF-8 decoding, and the characters that have no place in
+text, with how an error names them.
 
 Shared by the content reader, the schema's text fields and the importers, so a file an
-importer writes is refused or accepted by the build for the same characters.
+importer reads or writes is refused or accepted by the build for the same reasons, in the
+same words.
 """
 
 from __future__ import annotations
 
 import re
+
+from ..errors import Problems
 
 
 # Code points that have no place in text: NUL and other control characters (tab and
@@ -36,3 +40,17 @@ def describe_char(char: str) -> str:
     else:
         kind = "a Unicode noncharacter"
     return f"U+{code:04X} ({kind})"
+
+
+def decode_utf8(raw: bytes, label: str, problems: Problems) -> str | None:
+    """A file's bytes as text: UTF-8, a byte-order mark dropped. Otherwise None, with a problem
+    naming the file and, for a byte that is not UTF-8, its line (UTF-16 is named as such)."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        problems.add(label, "is UTF-16 text, not UTF-8; save the file as UTF-8")
+        return None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        problems.add(label, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8",
+                     line=raw[: exc.start].count(b"\n") + 1)
+        return None

@@ -389,14 +389,11 @@ def read_content_file(path: Path, label: str, problems: Problems, *, root: Path)
 
 def decode_text(raw: bytes, label: str, problems: Problems) -> str | None:
     """UTF-8 (with or without BOM) to text; otherwise add a problem naming the line."""
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) >= 4 and raw.count(b"\x00") * 4 >= len(raw)):
+    if len(raw) >= 4 and raw.count(b"\x00") * 4 >= len(raw):  # UTF-16 without its byte-order mark
         problems.add(label, "is UTF-16 text, not UTF-8; save the file as UTF-8")
         return None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        problems.add(label, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8", line=line)
+    text = characters.decode_utf8(raw, label, problems)
+    if text is None:
         return None
     bad = characters.find_forbidden_in_file(text)
     if bad:

@@ -35,11 +35,8 @@ from typing import Any, Iterable
 from ..errors import ContentError, Problems
 from .frontmatter import type_name
 from .model import Tag
-from .characters import FORBIDDEN_IN_TEXT, describe_char
+from . import characters, schema
 from .slugs import is_valid_slug
-
-TAG_KEYS = ("name", "description", "phrases", "fallback")
-
 
 class Taxonomy(dict):
     """``dict[str, Tag]`` in display order that also knows its fallback tag id."""
@@ -80,17 +77,50 @@ def read_taxonomy(path: Path, file_label: str = "tags.toml") -> Taxonomy:
     except OSError as exc:
         problems.add(file_label, f"cannot read the file: {exc.strerror or exc}")
     problems.raise_if_any()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        problems.add(file_label, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8", line=line)
-        problems.raise_if_any()
+    text = characters.decode_utf8(raw, file_label, problems)
+    problems.raise_if_any()
     return parse_taxonomy(text, file_label)
 
 
+def _phrases(value: Any) -> tuple[str, ...]:
+    """A tag's phrases: texts with a letter or digit, lower-cased, each listed once."""
+    if not isinstance(value, list):
+        raise schema.Invalid(f"expected a list of phrases, found {type_name(value)}")
+    phrases: list[str] = []
+    messages = []
+    for i, phrase in enumerate(value, 1):
+        if not isinstance(phrase, str):
+            messages.append(f"item {i}: expected text, found {_shown(phrase)}")
+        elif not phrase.strip():
+            messages.append(f"item {i}: empty phrase")
+        elif not _has_words(phrase):
+            messages.append(f"item {i}: phrase {phrase!r} has no letters or digits")
+        elif " ".join(phrase.lower().split()) not in phrases:
+            phrases.append(" ".join(phrase.lower().split()))
+    if messages:
+        raise schema.Invalid("; ".join(messages), tuple(messages))
+    return tuple(phrases)
+
+
+def _description(value: Any) -> str:
+    """Text, which may be empty (a tag needs no description to be shown)."""
+    if not isinstance(value, str):
+        raise schema.Invalid(f"expected text, found {_shown(value)}")
+    return schema.optional_text(value)
+
+
+TAG_FIELDS = (
+    schema.Field("name", schema.text, required=True),
+    schema.Field("description", _description, required=True),
+    schema.Field("phrases", _phrases, required=True),
+    schema.Field("fallback", schema.flag),
+)
+TAG_KEYS = tuple(f.name for f in TAG_FIELDS)
+
+
 def parse_taxonomy(text: str, file_label: str = "tags.toml") -> Taxonomy:
-    """Validate the text of ``tags.toml`` (see ``read_taxonomy``)."""
+    """Validate the text of ``tags.toml`` (see ``read_taxonomy``): each table by ``TAG_FIELDS``
+    through ``schema.check_fields``, then the rules across tables (one fallback tag)."""
     problems = Problems()
     text = text.removeprefix("\ufeff")
     data = load_toml(text, file_label)
@@ -101,111 +131,37 @@ def parse_taxonomy(text: str, file_label: str = "tags.toml") -> Taxonomy:
         header = lines.header(tag_id)
         field = f"tags.{tag_id}"
         if not isinstance(value, dict):
-            problems.add(
-                file_label,
-                f"expected a table [{tag_id}] with name, description and phrases, found {type_name(value)}",
-                line=lines.top_level_key(tag_id) or header,
-                field=field,
-            )
+            problems.add(file_label,
+                         f"expected a table [{tag_id}] with name, description and phrases, found {type_name(value)}",
+                         line=lines.top_level_key(tag_id) or header, field=field)
             continue
-        ok = True
-        if not is_valid_slug(tag_id):
-            problems.add(
-                file_label,
-                "tag id must be lower-case letters, digits and single hyphens (at most 80 characters), "
-                "e.g. [graph-learning]",
-                line=header,
-                field=field,
-            )
-            ok = False
-        for key in value:
-            if key not in TAG_KEYS:
-                problems.add(
-                    file_label,
-                    f"unknown field; expected one of {', '.join(TAG_KEYS)}",
-                    line=lines.key(tag_id, key) or header,
-                    field=f"{field}.{key}",
-                )
-                ok = False
-
-        def bad(key: str, message: str) -> None:
-            problems.add(file_label, message, line=lines.key(tag_id, key) or header, field=f"{field}.{key}")
-
-        name = value.get("name")
-        if "name" not in value:
-            bad("name", "required field is missing")
-            ok = False
-        elif not isinstance(name, str) or not name.strip():
-            bad("name", f"expected non-empty text, found {_shown(name)}")
-            ok = False
-        elif FORBIDDEN_IN_TEXT.search(name):
-            bad("name", f"text must not contain {describe_char(FORBIDDEN_IN_TEXT.search(name).group())}")
-            ok = False
-
-        description = value.get("description")
-        if "description" not in value:
-            bad("description", "required field is missing")
-            ok = False
-        elif not isinstance(description, str):
-            bad("description", f"expected text, found {_shown(description)}")
-            ok = False
-        elif FORBIDDEN_IN_TEXT.search(description):
-            bad("description",
-                f"text must not contain {describe_char(FORBIDDEN_IN_TEXT.search(description).group())}")
-            ok = False
-
-        phrases: list[str] = []
-        raw_phrases = value.get("phrases")
-        if "phrases" not in value:
-            bad("phrases", "required field is missing (use phrases = [] for a tag that is never suggested)")
-            ok = False
-        elif not isinstance(raw_phrases, list):
-            bad("phrases", f"expected a list of phrases, found {type_name(raw_phrases)}")
-            ok = False
-        else:
-            for i, phrase in enumerate(raw_phrases, 1):
-                if not isinstance(phrase, str):
-                    bad("phrases", f"item {i}: expected text, found {_shown(phrase)}")
-                    ok = False
-                elif not phrase.strip():
-                    bad("phrases", f"item {i}: empty phrase")
-                    ok = False
-                elif not _has_words(phrase):
-                    bad("phrases", f"item {i}: phrase {phrase!r} has no letters or digits")
-                    ok = False
-                else:
-                    cleaned = " ".join(phrase.lower().split())
-                    if cleaned not in phrases:
-                        phrases.append(cleaned)
-
-        fallback = value.get("fallback", False)
-        if not isinstance(fallback, bool):
-            bad("fallback", f"expected true or false, found {_shown(fallback)}")
-            ok = False
-        elif fallback:
+        id_ok = is_valid_slug(tag_id)
+        if not id_ok:
+            problems.add(file_label, "tag id must be lower-case letters, digits and single hyphens (at most 80 "
+                         "characters), e.g. [graph-learning]", line=header, field=field)
+        clean, ok = schema.check_fields(value, TAG_FIELDS, file=file_label, problems=problems, prefix=field + ".",
+                                        line_of=lambda key, tag_id=tag_id, header=header: lines.key(tag_id, key) or header)
+        if clean.get("fallback"):
             fallbacks.append(tag_id)
+        if ok and id_ok:
+            tags.append((tag_id, Tag(id=tag_id, name=clean["name"], description=clean["description"],
+                                     phrases=clean["phrases"])))
+    _check_one_fallback(data, fallbacks, lines, file_label, problems)
+    problems.raise_if_any()
+    return Taxonomy(tags, fallback=fallbacks[0])
 
-        if ok:
-            tags.append((tag_id, Tag(id=tag_id, name=name.strip(), description=description.strip(),
-                                     phrases=tuple(phrases))))
 
+def _check_one_fallback(data: dict, fallbacks: list[str], lines: "SectionLines", file_label: str,
+                        problems: Problems) -> None:
     if not data:
         problems.add(file_label, "no tags defined; add at least one [tag-id] table", field="tags")
     elif not fallbacks:
-        problems.add(
-            file_label,
-            "no fallback tag: mark exactly one tag (the catch-all, e.g. [machine-learning]) with fallback = true",
-            field="tags",
-        )
+        problems.add(file_label, "no fallback tag: mark exactly one tag (the catch-all, e.g. [machine-learning]) "
+                     "with fallback = true", field="tags")
     elif len(fallbacks) > 1:
-        problems.add(
-            file_label,
-            f"only one tag may have fallback = true, found {len(fallbacks)}: {', '.join(fallbacks)}",
-            line=lines.key(fallbacks[1], "fallback"),
-            field=f"tags.{fallbacks[1]}.fallback",
-        )
-    problems.raise_if_any()
-    return Taxonomy(tags, fallback=fallbacks[0])
+        problems.add(file_label,
+                     f"only one tag may have fallback = true, found {len(fallbacks)}: {', '.join(fallbacks)}",
+                     line=lines.key(fallbacks[1], "fallback"), field=f"tags.{fallbacks[1]}.fallback")
 
 
 def load_toml(text: str, file_label: str) -> dict[str, Any]:

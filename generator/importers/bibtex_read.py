@@ -37,6 +37,7 @@ from bibtexparser.middlewares import (
 )
 
 from ..content.model import LINK_KINDS
+from ..content.characters import decode_utf8
 from ..errors import Problems
 
 # Entry types whose ``title`` a crossref child inherits as the field named here (biblatex's rule).
@@ -193,11 +194,8 @@ def read_bib(path: Path, problems: Problems, warnings: list[str]) -> list[Entry]
     except OSError as exc:
         problems.add(label, f"cannot read the file: {exc.strerror or exc}")
         return []
-    try:
-        text = raw_bytes.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw_bytes[: exc.start].count(b"\n") + 1
-        problems.add(label, f"not UTF-8 text (byte 0x{raw_bytes[exc.start]:02x}); save the file as UTF-8", line=line)
+    text = decode_utf8(raw_bytes, label, problems)
+    if text is None:
         return []
     if "\x00" in text:
         problems.add(label, "contains NUL characters; is it a text file?")
@@ -216,15 +214,7 @@ def read_bib(path: Path, problems: Problems, warnings: list[str]) -> list[Entry]
             decoded = decoded_lib.entries_dict
         except Exception:  # pragma: no cover - decoding is a convenience; raw values still work
             decoded = {}
-    for block in raw_lib.failed_blocks:
-        line = (block.start_line or 0) + 1
-        if isinstance(block, bibmodel.DuplicateBlockKeyBlock):
-            problems.add(label, f"duplicate entry key {block.key!r}; every key must be unique in a file", line=line)
-        elif isinstance(block, bibmodel.DuplicateFieldKeyBlock):
-            names = ", ".join(sorted(block.duplicate_keys))
-            problems.add(label, f"a field is given twice in one entry: {names}", line=line)
-        else:
-            problems.add(label, _failed_block_message(block, text), line=line)
+    _report_failed_blocks(raw_lib.failed_blocks, text, label, problems)
     strings = {k.lower(): str(s.value) for k, s in raw_lib.strings_dict.items()}
     entries = []
     for entry in raw_lib.entries:
@@ -268,6 +258,19 @@ def read_bib(path: Path, problems: Problems, warnings: list[str]) -> list[Entry]
         problems.add(label, "no BibTeX entries found (expected @inproceedings{key, title = {…}, …})")
     return entries
 
+
+
+def _report_failed_blocks(blocks, text: str, label: str, problems: Problems) -> None:
+    """A problem, with its line, for each block bibtexparser could not read."""
+    for block in blocks:
+        line = (block.start_line or 0) + 1
+        if isinstance(block, bibmodel.DuplicateBlockKeyBlock):
+            problems.add(label, f"duplicate entry key {block.key!r}; every key must be unique in a file", line=line)
+        elif isinstance(block, bibmodel.DuplicateFieldKeyBlock):
+            names = ", ".join(sorted(block.duplicate_keys))
+            problems.add(label, f"a field is given twice in one entry: {names}", line=line)
+        else:
+            problems.add(label, _failed_block_message(block, text), line=line)
 
 def resolve_crossrefs(entries: list[Entry], warnings: list[str]) -> dict[int, list[str]]:
     """Fill the fields each entry lacks from its ``crossref`` entry, one level deep as BibTeX

@@ -30,6 +30,7 @@ from typing import Callable, Sequence
 from urllib.parse import urlsplit
 
 from ..content import schema
+from ..content.characters import decode_utf8
 from ..content.duplicates import title_key
 from ..content.loader import MAX_FILE_BYTES, read_people, read_site_config, read_venues
 from ..content.model import LINK_KINDS, PRESENTATIONS, Person, Tag, Venue
@@ -306,15 +307,7 @@ def read_input_text(path: Path, problems: Problems, form: Format, limit: int = M
     raw = read_input(path, problems, form, limit)
     if raw is None:
         return None
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        problems.add(label, "is UTF-16 text, not UTF-8; save the file as UTF-8")
-        return None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        problems.add(label, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8",
-                     line=raw[: exc.start].count(b"\n") + 1)
-        return None
+    return decode_utf8(raw, label, problems)
 
 
 def import_files(files: Sequence[Path], content_dir: Path, form: Format,
@@ -370,7 +363,6 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
     repairs = report.repairs = Repairs(catalog.people)
 
     papers_dir = content_dir / "papers"
-    venues_dir = content_dir / "venues"
     existing = _existing_papers(papers_dir)
     used_slugs = set(existing.values()) | _existing_slugs(papers_dir)
     planned: list[_Planned] = []
@@ -387,13 +379,7 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
             continue
         venue_id = venues.choose(record.container, record.year, record.location, venue, warnings, where)
         if venue_id is None:
-            if not (record.container or "").strip():
-                problems.add(record.file, f"{form.noun} {record.key!r} has no {form.container}{record.hint} to take "
-                                          f"the venue from; pass --venue ID", line=record.line,
-                             field=form.container_field)
-            else:
-                problems.add(record.file, f"{form.noun} {record.key!r} has no year{record.hint}; add one or pass "
-                                          f"--venue ID", line=record.line, field="year")
+            _no_venue(record, form, problems)
             continue
         authors = repairs.authors(record.authors, where)
         if repairs.duplicate(where, title, venue_id, authors, abstract):
@@ -425,7 +411,26 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
     planned = [paper for paper in planned if paper.content]
     problems.raise_if_any()
 
-    # Compare with what is on disk.
+    _write(planned, venues, content_dir, force, report, problems)
+    return report
+
+
+def _no_venue(record: Record, form: Format, problems: Problems) -> None:
+    """The problem of a record whose venue cannot be told: no container, or no year."""
+    if not (record.container or "").strip():
+        problems.add(record.file, f"{form.noun} {record.key!r} has no {form.container}{record.hint} to take "
+                                  f"the venue from; pass --venue ID", line=record.line, field=form.container_field)
+    else:
+        problems.add(record.file, f"{form.noun} {record.key!r} has no year{record.hint}; add one or pass "
+                                  f"--venue ID", line=record.line, field="year")
+
+
+def _write(planned: list[_Planned], venues: Venues, content_dir: Path, force: bool, report: RecordsReport,
+           problems: Problems) -> None:
+    """Compare the planned files with what is on disk, note each paper's and venue's outcome
+    in ``report``, and write what changed (nothing at all when a write is refused)."""
+    papers_dir, venues_dir = content_dir / "papers", content_dir / "venues"
+    warnings = report.warnings
     actions: list[tuple[Path, bytes]] = []
     for paper in planned:
         target = papers_dir / f"{paper.slug}.md"
@@ -442,7 +447,6 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
             report.venues_created.append(venue_id)
             actions.append((target, planned_venue.text.encode("utf-8")))
     write_planned(actions, (papers_dir, venues_dir), problems)
-    return report
 
 
 def _valid(data: dict, abstract: str, slug: str, where: str, problems: Problems) -> bool:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..content.model import LINK_KINDS, PRESENTATIONS
-from ..content.characters import describe_char, find_forbidden_in_file
+from ..content.characters import decode_utf8, describe_char, find_forbidden_in_file
 from ..content.schema import is_http_url
 from ..errors import Problems
 from .common import KNOWN_VENUES, Unreadable, add_author, clean_line, read_limited
@@ -80,13 +80,8 @@ def read_seed(path: Path, problems: Problems) -> SeedFile | None:
     except Unreadable as exc:
         problems.add(label, str(exc))
         return None
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        problems.add(label, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8", line=line)
+    text = decode_utf8(raw, label, problems)
+    if text is None:
         return None
     return parse_seed(text, label, path, problems)
 
