@@ -110,7 +110,8 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
     total = len(pages)
     keys = PageKeys(env, globals_, citations, globals_["paper_items"].ranks,
                     f"{generator_version()} jinja2 {jinja2.__version__}")
-    keep_pages = options.cache is not None  # without the cache, every page is rendered afresh too
+    # without the cache, every page is rendered afresh too
+    render_pages = PageRenderer(env, keys, globals_, keep_pages=options.cache is not None).task
     done = 0
 
     def progress(units: int) -> None:
@@ -118,29 +119,6 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
         done += units
         if options.progress is not None:
             options.progress(done, total)
-
-    def render_pages(chunk: list[Page]) -> Task:
-        """Render the pages of ``chunk``, keeping each that the current output holds as
-        rendered from the same inputs (its render key: ``outputs.page_keys``)."""
-        def task(out: SiteWriter) -> int:
-            for page in chunk:
-                key = keys.key(page)
-                if keep_pages and key is not None and out.keep_page(page.output_path, key):
-                    continue
-                try:
-                    html = render_page(env, page, globals_)
-                except TemplateError as exc:
-                    raise OutputError(f"template error while rendering /{page.url}: {exc}") from exc
-                out.write_text(page.output_path, html, key or "")
-            return len(chunk)
-        return task
-
-    def write_files(make: Callable[[], Iterable[tuple[str, str]]]) -> Task:
-        def task(out: SiteWriter) -> int:
-            for path, text in make():
-                out.write_text(path, text)
-            return 0
-        return task
 
     # The first page of all papers lists the catalog's files with their sizes: it is rendered
     # once they are written, by the task that writes them.
@@ -159,7 +137,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
 
     jobs = options.jobs if options.jobs is not None else default_jobs(total)
     with frozen_heap(), atomic_output(options.output, fingerprint=inputs.token) as out:
-        tasks: list[Task] = [write_files(lambda: build_search(site).items()), exports]
+        tasks: list[Task] = [_write_files(lambda: build_search(site).items()), exports]
         if derived is reuse and output_content == inputs.content:
             page_paths = {page.output_path for page in pages}
             if out.keep_previous(lambda path: path not in page_paths and not path.startswith(STATIC + "/")):
@@ -178,6 +156,37 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
     report.papers = len(catalog.papers)
     if keep is not None:
         keep(derived)
+
+
+class PageRenderer:
+    """Renders pages into the site being written, keeping each page that the current output
+    holds as rendered from the same inputs (its render key: ``outputs.page_keys``)."""
+
+    def __init__(self, env, keys: PageKeys, globals_: dict[str, Any], keep_pages: bool):
+        self.env, self.keys, self.globals, self.keep_pages = env, keys, globals_, keep_pages
+
+    def task(self, chunk: list[Page]) -> Task:
+        """A task rendering the pages of ``chunk``; it returns how many it did."""
+        def task(out: SiteWriter) -> int:
+            for page in chunk:
+                key = self.keys.key(page)
+                if self.keep_pages and key is not None and out.keep_page(page.output_path, key):
+                    continue
+                try:
+                    html = render_page(self.env, page, self.globals)
+                except TemplateError as exc:
+                    raise OutputError(f"template error while rendering /{page.url}: {exc}") from exc
+                out.write_text(page.output_path, html, key or "")
+            return len(chunk)
+        return task
+
+
+def _write_files(make: Callable[[], Iterable[tuple[str, str]]]) -> Task:
+    def task(out: SiteWriter) -> int:
+        for path, text in make():
+            out.write_text(path, text)
+        return 0
+    return task
 
 
 def copy_static(out: SiteWriter, sources: Sources) -> None:
