@@ -227,27 +227,7 @@ def build_search(site: SiteData) -> dict[str, str]:
             shard_of[term] = n
         files[f"search/terms/{n}.json"] = "{" + ",".join(text for _, text in group) + "}"
 
-    # The dictionary: terms and the surface words that stem to them, by bucket.
-    entries: dict[str, list[list]] = {}
-    for term in terms:
-        entries.setdefault(bucket(term), []).append([term, "", df[term], shard_of[term]])
-        for word in words.get(term, ()):
-            entries.setdefault(bucket(word), []).append([word, term, df[term], shard_of[term]])
-    for b in list(entries):  # each word again under its tail and skip keys
-        for entry in entries[b]:
-            for key in keys_of(entry[0])[1:]:
-                entries.setdefault(key, []).append(entry)
-    keys = sorted(entries, key=utf16_key)
-    groups_of: dict[str, list[str]] = {}  # a bucket and its tail and skip keys: one file
-    for key in keys:
-        entries[key].sort(key=lambda e: (utf16_key(e[0]), utf16_key(e[1])))
-        groups_of.setdefault(key.rstrip(TAIL + SKIP) or key, []).append(key)
-    dict_starts = []
-    texts = ((ks[0], ",".join(_dump(k) + ":" + _dump(entries[k]) for k in ks)) for ks in groups_of.values())
-    for group in _cut(texts, DICT_BYTES):
-        if group:
-            dict_starts.append(group[0][0])
-            files[f"search/dict/{len(dict_starts) - 1}.json"] = "{" + ",".join(text for _, text in group) + "}"
+    dict_starts = _dictionary_files(terms, words, df, shard_of, files)
 
     # Display records and facets, by ref. The facets hold each paper's tags sorted (runs of
     # one set compress: 127 -> 88 kB gzip at 100,000 papers); a record whose paper lists them
@@ -268,10 +248,44 @@ def build_search(site: SiteData) -> dict[str, str]:
     digest = hashlib.sha1()
     for path in sorted(files):
         digest.update(path.encode() + b"\0" + files[path].encode("utf-8") + b"\0")
+    files["search/meta.json"] = _dump(_meta(site, digest.hexdigest()[:12], len(views), dict_starts))
+    return files
+
+
+def _dictionary_files(terms: list[str], words: dict, df: dict[str, int], shard_of: dict[str, int],
+                      files: dict[str, str]) -> list[str]:
+    """The dictionary: terms and the surface words that stem to them, by bucket (each word
+    again under its tail and skip keys), cut into files added to ``files``; returns the first
+    key of each file."""
+    entries: dict[str, list[list]] = {}
+    for term in terms:
+        entries.setdefault(bucket(term), []).append([term, "", df[term], shard_of[term]])
+        for word in words.get(term, ()):
+            entries.setdefault(bucket(word), []).append([word, term, df[term], shard_of[term]])
+    for b in list(entries):  # each word again under its tail and skip keys
+        for entry in entries[b]:
+            for key in keys_of(entry[0])[1:]:
+                entries.setdefault(key, []).append(entry)
+    keys = sorted(entries, key=utf16_key)
+    groups_of: dict[str, list[str]] = {}  # a bucket and its tail and skip keys: one file
+    for key in keys:
+        entries[key].sort(key=lambda e: (utf16_key(e[0]), utf16_key(e[1])))
+        groups_of.setdefault(key.rstrip(TAIL + SKIP) or key, []).append(key)
+    dict_starts = []
+    texts = ((ks[0], ",".join(_dump(k) + ":" + _dump(entries[k]) for k in ks)) for ks in groups_of.values())
+    for group in _cut(texts, DICT_BYTES):
+        if group:
+            dict_starts.append(group[0][0])
+            files[f"search/dict/{len(dict_starts) - 1}.json"] = "{" + ",".join(text for _, text in group) + "}"
+    return dict_starts
+
+
+def _meta(site: SiteData, build: str, count: int, dict_starts: list[str]) -> dict:
+    """search/meta.json: what the page's engine needs before it fetches anything else."""
     meta = {
         "version": FORMAT_VERSION,
-        "build": digest.hexdigest()[:12],
-        "count": len(views),
+        "build": build,
+        "count": count,
         "fields": FIELDS,
         "dict": dict_starts,
         "docChunk": DOC_CHUNK,
@@ -289,5 +303,4 @@ def build_search(site: SiteData) -> dict[str, str]:
             "weights": {"exact": W_EXACT, "prefix": W_PREFIX, "fuzzy": W_FUZZY},
         },
     }
-    files["search/meta.json"] = _dump(meta)
-    return files
+    return meta
