@@ -174,9 +174,18 @@ def import_seeds(
     metadata_dir = Path(metadata_dir) if metadata_dir is not None else None
     problems = Problems()
     report = ImportReport()
-    warnings = report.warnings
+    seeds, taxonomy, facts_by_seed = _read_inputs(files, content_dir, metadata_dir, problems, report.warnings)
+    problems.raise_if_any()
+    report.seed_files = len(seeds)
+    venues, planned = _plan(seeds, taxonomy, facts_by_seed, content_dir / "papers", problems, report)
+    problems.raise_if_any()
+    _write(planned, venues, content_dir, force, problems, report)
+    return report
 
-    # 1. Read and check every input.
+
+def _read_inputs(files: Sequence[Path], content_dir: Path, metadata_dir: Path | None, problems: Problems,
+                 warnings: list[str]) -> tuple[list[SeedFile], dict[str, Tag], dict[int, dict[int, PaperFacts]]]:
+    """Read and check every input: the seed files, the taxonomy, the metadata of each seed."""
     if not files:
         problems.add("seeds", "no seed files given")
     seeds: list[SeedFile] = []
@@ -196,12 +205,13 @@ def import_seeds(
     facts_by_seed: dict[int, dict[int, PaperFacts]] = {}
     for i, seed in enumerate(seeds):
         facts_by_seed[i] = read_metadata(seed, metadata_dir, problems, warnings)
-    problems.raise_if_any()
-    report.seed_files = len(seeds)
+    return seeds, taxonomy, facts_by_seed
 
-    # 2. Plan every file.
-    papers_dir = content_dir / "papers"
-    venues_dir = content_dir / "venues"
+
+def _plan(seeds: list[SeedFile], taxonomy: dict[str, Tag], facts_by_seed: dict[int, dict[int, PaperFacts]],
+          papers_dir: Path, problems: Problems, report: ImportReport) -> tuple[dict, list[_PlannedPaper]]:
+    """Plan every file: a venue per seed file, a paper per abstract not seen before."""
+    warnings = report.warnings
     venues: dict[str, _PlannedVenue] = {}
     planned: list[_PlannedPaper] = []
     used_slugs: set[str] = set()
@@ -253,10 +263,14 @@ def import_seeds(
                                          f"{MAX_FILE_BYTES:,} bytes", line=line)
             planned.append(_PlannedPaper(slug, shown_title, tags, provisional, seed.label, index, encoded, key,
                                          joined))
+    return venues, planned
 
-    problems.raise_if_any()
 
-    # 3. Compare with what is on disk; refuse targets that cannot be written.
+def _write(planned: list[_PlannedPaper], venues: dict, content_dir: Path, force: bool, problems: Problems,
+           report: ImportReport) -> None:
+    """Compare with what is on disk, refuse targets that cannot be written, then write."""
+    papers_dir, venues_dir = content_dir / "papers", content_dir / "venues"
+    warnings = report.warnings
     existing_by_abstract: dict[str, str] | None = None  # read when first needed: not when every file exists
     planned_slugs = {p.slug for p in planned}
     actions: list[tuple[Path, bytes]] = []
@@ -289,7 +303,6 @@ def import_seeds(
     # 4. Write.
     write_planned(actions, (papers_dir, venues_dir), problems)
     report.papers = results
-    return report
 
 
 def _existing_abstracts(papers_dir: Path) -> dict[str, str]:
