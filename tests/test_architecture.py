@@ -15,6 +15,7 @@ from .conftest import REPO
 
 GENERATOR = REPO / "generator"
 MAX_LINES = 500
+MAX_FUNCTION_LINES = 80  # issue 26: a function longer than a screen or two does several jobs
 
 # The pipeline, in order; a module may import from its own group and from earlier ones.
 # ``errors``, ``parallel`` and ``cache`` (per-item work on every core, kept across builds)
@@ -184,12 +185,29 @@ def test_modules_are_short_and_say_their_job(module):
     assert ast.get_docstring(ast.parse(source)), f"{path.relative_to(REPO)} opens with no docstring"
 
 
+def long_functions(source: str, limit: int = MAX_FUNCTION_LINES) -> list[str]:
+    """The functions (and methods) of ``source`` longer than ``limit`` lines, decorators aside."""
+    return [f"{node.name} (line {node.lineno}): {node.end_lineno - node.lineno + 1} lines"
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 > limit]
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_functions_are_short(module):
+    path = MODULES[module]
+    found = long_functions(path.read_text(encoding="utf-8"))
+    assert not found, f"{path.relative_to(REPO)}: over {MAX_FUNCTION_LINES} lines: {', '.join(found)}"
+
+
 def test_the_checks_catch_what_they_should():
     """The rules themselves, on made-up modules: each kind of breach is found."""
     fake = {name: GENERATOR / "x.py" for name in ("generator.content.loader", "generator.outputs.pages",
                                                    "generator.content.schema", "generator.text",
                                                    "generator.text.render", "generator.text.latex_text")}
     fake["generator.text"] = GENERATOR / "text" / "__init__.py"
+    long_one = "def f():\n" + "    x = 1\n" * MAX_FUNCTION_LINES
+    assert long_functions(long_one) == [f"f (line 1): {MAX_FUNCTION_LINES + 1} lines"]
+    assert long_functions("class C:\n    def g(self):\n        pass\n") == []
     loader = "generator.content.loader"
     assert later_stage_imports(loader, "from ..outputs.pages import plan\n", fake) == \
         ["line 1: generator.outputs.pages"]
