@@ -13,20 +13,25 @@ math code makes it fail all the same, a build must neither stop on one paper nor
   which file and field it is rendering and turns them into build notes (``derive.views``);
   the lists are the caller's own, so they travel back with its results from a forked worker.
 
+Both the strict choice and the open blocks are context variables, not module globals: the
+preview derives a paper on its watcher thread while a rebuild derives on another, and each
+thread's fallbacks must reach its own blocks only (tests/text/test_fallbacks.py).
+
 Nothing here runs unless rendering fails: the functions cost nothing more per call.
 """
 
 from __future__ import annotations
 
 import os
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 STRICT_ENV = "PAPERSHELF_STRICT_TEXT"
 _OFF = frozenset({"", "0", "false", "no", "off"})
 _MAX_MESSAGE = 200  # characters of an error's message kept in a fallback
 
-_strict: bool | None = None  # the choice of set_strict; None: the environment decides
-_collectors: list[list[TextFallback]] = []  # the lists of the open collect_fallbacks blocks
+_STRICT: ContextVar[bool | None] = ContextVar("papershelf_strict_text", default=None)  # None: the environment
+_COLLECTORS: ContextVar[tuple[list, ...]] = ContextVar("papershelf_fallbacks", default=())  # open blocks' lists
 
 
 @dataclass(frozen=True)
@@ -40,15 +45,16 @@ class TextFallback:
 def set_strict(on: bool | None) -> bool | None:
     """Strict mode on (True) or off (False) whatever the environment says, or (None) as
     ``PAPERSHELF_STRICT_TEXT`` says; returns the previous choice, to restore it."""
-    global _strict
-    previous, _strict = _strict, on
+    previous = _STRICT.get()
+    _STRICT.set(on)
     return previous
 
 
 def strict() -> bool:
     """Whether the public functions re-raise instead of falling back."""
-    if _strict is not None:
-        return _strict
+    chosen = _STRICT.get()
+    if chosen is not None:
+        return chosen
     return os.environ.get(STRICT_ENV, "").strip().lower() not in _OFF
 
 
@@ -57,25 +63,26 @@ class collect_fallbacks:
     called in the block is appended to the list ``fallbacks`` (and to those of the blocks
     around it)."""
 
-    __slots__ = ("fallbacks",)
+    __slots__ = ("fallbacks", "_token")
 
     def __enter__(self) -> list[TextFallback]:
         self.fallbacks: list[TextFallback] = []
-        _collectors.append(self.fallbacks)
+        self._token = _COLLECTORS.set((*_COLLECTORS.get(), self.fallbacks))
         return self.fallbacks
 
     def __exit__(self, *exc_info: object) -> None:
-        _collectors.pop()  # blocks end in the order opposite to how they began
+        _COLLECTORS.reset(self._token)
 
 
 def record(function: str, error: BaseException) -> None:
     """Tell the open ``collect_fallbacks`` blocks that ``function`` fell back after ``error``."""
-    if not _collectors:
+    collectors = _COLLECTORS.get()
+    if not collectors:
         return
     lines = str(error).strip().splitlines()
     message = lines[0] if lines else ""
     if len(message) > _MAX_MESSAGE:
         message = message[: _MAX_MESSAGE - 1] + "…"
     fallback = TextFallback(function, f"{type(error).__name__}: {message}" if message else type(error).__name__)
-    for fallbacks in _collectors:
+    for fallbacks in collectors:
         fallbacks.append(fallback)

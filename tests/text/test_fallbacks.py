@@ -149,3 +149,38 @@ def test_the_preview_server_shows_the_warning(content, tmp_path, crashing, capsy
     content.add_paper("broken-abstract", title="A Sound Title", body=f"We study {MARKER} with \\emph{{care}}.")
     assert run_build(BuildOptions(content=content.root, output=tmp_path / "site"), quiet=True, serving=False)
     assert "Warning: papers/broken-abstract.md: abstract: could not be rendered" in capsys.readouterr().err
+
+
+def test_two_threads_collect_their_own_fallbacks(crashing):
+    """The preview derives an edited paper on its watcher thread while a rebuild derives on
+    another: a fallback belongs to the blocks of the thread it happened on. Interleaved as
+    the race would: A opens a block, B opens one and falls back, A's block ends first."""
+    import threading
+
+    a_open, b_done, a_closed = threading.Event(), threading.Event(), threading.Event()
+    seen: dict[str, list] = {}
+
+    def thread_a() -> None:
+        with collect_fallbacks() as mine:
+            a_open.set()
+            b_done.wait(10)
+        seen["a"] = list(mine)
+        a_closed.set()
+
+    def thread_b() -> None:
+        set_strict(False)  # a thread's own choice (a new thread starts with the environment's)
+        a_open.wait(10)
+        with collect_fallbacks() as mine:
+            render_title(SOURCE)
+            b_done.set()
+            a_closed.wait(10)  # A's block ends while B's is still open
+            render_abstract(SOURCE)
+        seen["b"] = list(mine)
+
+    threads = [threading.Thread(target=thread_a), threading.Thread(target=thread_b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert seen["a"] == []
+    assert [f.function for f in seen["b"]] == ["render_title", "render_abstract"]
