@@ -15,6 +15,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar
 
 from .errors import OutputError
@@ -40,34 +41,37 @@ Task = Callable[[SharedWriter], int]
 Progress = Callable[[int], None]
 
 # Set just before the workers are forked; they inherit it (tasks are closures, not picklable).
+# Module globals on purpose: what a forked child reads is its parent's memory at the fork.
 _SHARED: tuple[Sequence[Task], SharedWriter] | None = None
 _MAPPED: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 
 
-_JOBS: int | None = None  # set by ``jobs_chosen`` for the length of a build
+# Set by ``jobs_chosen`` for the length of a build: per thread (the preview's watcher and its
+# rebuilds may choose differently), inherited by forked workers.
+_JOBS: ContextVar[int | None] = ContextVar("papershelf_jobs", default=None)
 
 
 @contextmanager
 def jobs_chosen(jobs: int | None) -> Iterator[None]:
     """Within the block, every parallel step uses ``jobs`` workers (None: decide by size)."""
-    global _JOBS
-    previous, _JOBS = _JOBS, jobs
+    token = _JOBS.set(jobs)
     try:
         yield
     finally:
-        _JOBS = previous
+        _JOBS.reset(token)
 
 
 def default_jobs(units: int, minimum_units: int = 2000) -> int:
     """Worker processes for ``units`` of work (pages, papers): as chosen (``jobs_chosen``), else
     one per core, but none for small sites (forking costs more than it saves there)."""
-    if _JOBS is not None:
-        return _JOBS
+    chosen = _JOBS.get()
+    if chosen is not None:
+        return chosen
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, cores) if units >= minimum_units else 1
 
 
-_FROZEN = 0  # depth of nested ``frozen_heap`` blocks
+_FROZEN = 0  # depth of nested ``frozen_heap`` blocks: as gc.freeze itself, one per process
 
 
 @contextmanager
