@@ -42,8 +42,11 @@ SCHEMA = 1  # the file's layout; a new one starts a new file
 TIMEOUT_S = 5.0  # how long to wait for another build's write to the file
 
 GENERATOR = Path(__file__).resolve().parent
-# Libraries whose version can change a cached value (YAML, Markdown, MathML).
-LIBRARIES = ("PyYAML", "markdown-it-py", "mdit-py-plugins", "linkify-it-py", "latex2mathml", "markupsafe")
+# Libraries whose version can change a cached value or the output: YAML, Markdown, MathML,
+# templates, the search index, BibTeX, the topics' numbers, the minified CSS and JavaScript.
+# One list for the build cache and the output's fingerprint (``write.freshness``).
+LIBRARIES = ("PyYAML", "markdown-it-py", "mdit-py-plugins", "linkify-it-py", "latex2mathml", "markupsafe",
+             "jinja2", "lunr", "bibtexparser", "numpy", "rjsmin", "rcssmin")
 
 
 def default_folder(content: Path) -> Path:

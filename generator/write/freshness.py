@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Iterable
 
-GENERATOR = Path(__file__).resolve().parent.parent
+from ..cache import generator_version
 
 
 VERSION_CONTROL = {".git", ".hg", ".svn"}
@@ -54,22 +52,16 @@ def snapshot(roots: Iterable[Path], *, hidden: bool = False) -> dict[str, tuple[
     return state
 
 
-# Libraries whose version can change the output (index format, Markdown, MathML, YAML).
-LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "linkify-it-py", "lunr",
-             "latex2mathml", "PyYAML", "bibtexparser")
 def fingerprint(inputs: Iterable[Path], settings: Iterable[object], *, code: bool = True) -> str:
     """A digest of every input file's path, size and mtime (hidden files included, folder
-    links followed), of the generator's own code (unless not ``code``), of Python's and the
-    libraries' versions, and of ``settings`` (options that change the output, such as the
-    base URL)."""
+    links followed), of ``settings`` (options that change the output, such as the base URL)
+    and, unless not ``code``, of the generator: ``cache.generator_version``, the one digest
+    of its code, Python's and the libraries' versions."""
     digest = hashlib.blake2b(digest_size=16)
     files = snapshot([Path(os.path.abspath(p)) for p in inputs], hidden=True)
-    if code:
-        files.update((path, stat) for path, stat in snapshot([GENERATOR]).items()
-                     if path.endswith(".py"))  # not __pycache__: written after this check
     for path, (mtime, size) in sorted(files.items()):
         digest.update(f"{path}\0{mtime}\0{size}\n".encode("utf-8", "surrogateescape"))
-    digest.update(repr([sys.version, *map(_version, LIBRARIES), *settings]).encode("utf-8", "surrogateescape"))
+    digest.update(repr([generator_version() if code else "", *settings]).encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 
@@ -103,10 +95,3 @@ def build_inputs(content: Path, templates: Iterable[Path], static: Iterable[Path
     """The ``Inputs`` of a build: ``settings`` (such as the base URL) count as content."""
     return Inputs(content_fingerprint(content, settings), fingerprint(templates, [], code=False),
                   fingerprint(static, [], code=False))
-
-
-def _version(name: str) -> str:
-    try:
-        return f"{name} {metadata.version(name)}"
-    except metadata.PackageNotFoundError:
-        return f"{name} -"
