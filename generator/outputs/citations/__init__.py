@@ -34,14 +34,14 @@ from .keys import ANONYMOUS, KEY_STOPWORDS, UNTITLED, assign_keys, base_key, key
 from .links import BEST_LINK_ORDER, arxiv_id, best_link
 from .meta import Meta, highwire_tags, json_for_script, json_ld
 from .names import NAME_SUFFIXES, Name, bib_name, bibtex_name_form, citation_name, family_name, last_first, name_parts, split_at_last_word
-from .plain import ascii_fold, one_line, text_as_shown
+from .plain import one_line, text_as_shown
 from .ris import ris_record
 
 __all__ = [
     "ANONYMOUS", "BEST_LINK_ORDER", "CITE_FIELDS", "ENTRY_TYPE", "KEY_STOPWORDS", "LINK_FIELDS",
     "NAME_SUFFIXES", "UNTITLED",
     "Citation", "CitationIndex", "Meta", "Name", "SiteUrls",
-    "arxiv_id", "ascii_fold", "assign_keys", "base_key", "best_link", "bib_name", "bib_url",
+    "arxiv_id", "assign_keys", "base_key", "best_link", "bib_name", "bib_url",
     "bibtex_fields", "bibtex_keyword", "bibtex_name_form", "citation_name", "coins_kev", "family_name", "highwire_tags", "json_for_script",
     "json_ld", "key_author", "key_title_word", "last_first", "latex_value", "name_parts", "one_line",
     "paper_date", "ris_record", "split_at_last_word", "text_as_shown", "write_bibtex",

@@ -17,7 +17,7 @@ from typing import Iterable, Sequence
 
 from ...derive.views import PaperView
 from .names import family_name
-from .plain import ascii_fold
+from .plain import key_letters
 
 ANONYMOUS = "anon"  # key prefix for papers without (Latin-script) authors
 UNTITLED = "paper"  # key suffix when the title has no usable word
@@ -30,7 +30,7 @@ KEY_STOPWORDS = frozenset(
 
 def key_title_word(title_plain: str) -> str:
     for word in title_plain.split():
-        folded = ascii_fold(re.sub(r"['’]", "", word))
+        folded = key_letters(re.sub(r"['’]", "", word))
         if folded and folded not in KEY_STOPWORDS:
             return folded
     return UNTITLED
@@ -39,7 +39,7 @@ def key_title_word(title_plain: str) -> str:
 def key_author(authors: Sequence[str]) -> str:
     if not authors:
         return ANONYMOUS
-    return ascii_fold(family_name(authors[0])) or ANONYMOUS
+    return key_letters(family_name(authors[0])) or ANONYMOUS
 
 
 def base_key(view: PaperView) -> str:

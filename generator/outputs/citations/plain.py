@@ -1,18 +1,14 @@
 """Plain text for metadata: one line (``one_line``), a title as its page shows it
-(``text_as_shown``), lower-case ASCII for keys (``ascii_fold``)."""
+(``text_as_shown``), lower-case ASCII letters and digits for keys (``key_letters``)."""
 
 from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 
+from ...content.slugs import ascii_fold
 from ...text import plain_text
 from ...text.latex.tokens import clean_text
-
-# Letters that NFKD does not decompose into ASCII (as in ``slugs``).
-_TRANSLITERATE = str.maketrans({"ß": "ss", "æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d",
-                                "ł": "l", "Ł": "l", "œ": "oe", "Œ": "oe", "þ": "th", "ð": "d", "ı": "i"})
 
 _SPACES = re.compile(r"\s+")
 
@@ -39,7 +35,6 @@ def text_as_shown(source: str) -> str:
     return one_line(plain_text(source.replace("<", _LESS_THAN)).replace(_LESS_THAN, "<"))
 
 
-def ascii_fold(text: str) -> str:
-    """Lower-case ASCII letters and digits of ``text`` (accents folded, the rest dropped)."""
-    folded = unicodedata.normalize("NFKD", text.translate(_TRANSLITERATE)).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]", "", folded.lower())
+def key_letters(text: str) -> str:
+    """Lower-case ASCII letters and digits of ``text`` (``slugs.ascii_fold``, the rest dropped)."""
+    return re.sub(r"[^a-z0-9]", "", ascii_fold(text).lower())
