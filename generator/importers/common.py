@@ -27,6 +27,7 @@ from ..content.loader import MAX_FILE_BYTES
 from ..content.series import table as series_table
 from ..content.slugs import MAX_LENGTH, author_key, slugify
 from ..errors import Problems
+from ..write.writer import write_atomic
 
 CREATED = "created"
 UPDATED = "updated"
@@ -312,22 +313,3 @@ def _write_all_then_sync(actions: list[tuple[Path, bytes]]) -> None:
                 os.unlink(tmp)
             except FileNotFoundError:
                 pass
-
-
-def write_atomic(target: Path, content: bytes) -> None:
-    """Write ``content`` to ``target`` through a temp file in the same folder + ``os.replace``."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise

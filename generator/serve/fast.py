@@ -52,7 +52,7 @@ from ..build import content_inputs, theme_sources
 from ..content.loader import abstract_key, read_papers, title_key
 from ..content.model import Catalog, Paper
 from ..content.slugs import is_valid_slug
-from ..derive.views import AuthorRef, PaperView, SiteData, derive, fold_authors
+from ..derive.views import AuthorRef, PaperView, derive, fold_authors
 from ..errors import Problems
 from ..options import BuildOptions, BuildReport, theme_of
 from ..outputs.citations import CitationIndex
@@ -60,6 +60,7 @@ from ..outputs.citations.keys import key_author
 from ..outputs.pages import plan_pages
 from ..outputs.render import make_environment, render_page
 from ..pipeline import Derived
+from ..write.writer import write_atomic
 
 
 FAST, INVALID, SLOW = "fast", "invalid", "slow"  # what became of a batch of changes
@@ -304,7 +305,7 @@ class FastPath:
             if before == data:
                 continue
             with self.lock:  # (a rebuild that has just finished may be putting it back: see build_done)
-                _replace_file(target, data)
+                write_atomic(target, data, durable=False)
                 first = self.written.get(rel)
                 self.written[rel] = (seq, first[1] if first else before, data)
             wrote = True
@@ -341,7 +342,7 @@ class FastPath:
                     self.written[rel] = (batch, now, data)
                     if now != data:
                         try:
-                            _replace_file(self.output / rel, data)
+                            write_atomic(self.output / rel, data, durable=False)
                         except OSError:
                             pass
         if reload:
@@ -383,7 +384,7 @@ class FastPath:
                 if before is None:
                     target.unlink(missing_ok=True)
                 else:
-                    _replace_file(target, before)
+                    write_atomic(target, before, durable=False)
             except OSError:
                 pass
 
@@ -396,16 +397,3 @@ class FastPath:
         with self.lock:
             if self.snapshot is None:
                 self.snapshot = snapshot
-
-
-def _replace_file(target: Path, data: bytes) -> None:
-    """Write ``target`` whole or not at all: a temporary file beside it, renamed over it."""
-    tmp = target.with_name(f".{target.name}.fast-{os.getpid()}")
-    target.parent.mkdir(parents=True, exist_ok=True)  # a paper moved to a venue: papers/<venue>/<slug>/
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise

@@ -260,3 +260,25 @@ def _interrupts_deferred() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
         if received:
             raise KeyboardInterrupt
+
+
+def write_atomic(target: Path, content: bytes, *, durable: bool = True) -> None:
+    """Write one file whole or not at all: a temporary file in the same folder (made with
+    it), renamed over ``target``. ``durable``: flushed to the disk before the rename (a
+    content file an importer writes); the preview's pages need not wait for the disk."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
