@@ -54,7 +54,7 @@ from typing import Sequence
 from xml.parsers import expat
 
 from ..errors import Problems
-from ..text.latex import bib_text_to_content
+from ..text.bibtex import bib_text_to_content
 from .common import KNOWN_VENUES, clean_line
 from .records import Format, Record, RecordsReport, arxiv_url, doi_url, import_files, read_input
 

@@ -46,7 +46,7 @@ from bibtexparser import model as bibmodel
 
 from ..content.model import LINK_KINDS
 from ..errors import Problems
-from ..text.latex import bib_text_to_content, decode_url
+from ..text.bibtex import bib_text_to_content, decode_url
 from .bibtex_read import PARENT_TITLE_AS, Entry, read_bib, resolve_crossrefs
 from .common import clean_line
 from .records import Format, Record, RecordsReport, arxiv_url, classify_url, doi_url, import_records

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from ..content.characters import FORBIDDEN_IN_TEXT
-from ..text.latex.markdown_marks import BARE_URL, URL_TRAILING
+from ..text.bibtex.markdown_marks import BARE_URL, URL_TRAILING
 
 MAX_DEPTH = 32  # nested elements kept as such; deeper tags are dropped, their text kept
 

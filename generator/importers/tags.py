@@ -3,7 +3,7 @@ are about, by phrase matching (``suggest_tags``).
 
 Title and abstract are normalised (``normalize_text``): LaTeX commands and control symbols
 are dropped, formulas included, as read by the one LaTeX tokenizer
-(``generator.text.latex``; ``$K$-means`` -> ``k means``, ``\\emph{x}`` -> ``x``), Markdown
+(``generator.text.tokens``; ``$K$-means`` -> ``k means``, ``\\emph{x}`` -> ``x``), Markdown
 links become their text and URLs are removed; then, as for the phrases (``fold_words``),
 accents are folded, text is lower-cased, a few British spellings are Americanised
 (``optimisation`` -> ``optimization``) and every run of characters that is not a letter or
@@ -41,7 +41,7 @@ from itertools import accumulate, compress
 from typing import Mapping
 
 from ..content.model import Tag
-from ..text.latex.tokens import CMD, MATH, SYM, tokenize
+from ..text.tokens import CMD, MATH, SYM, tokenize
 
 TITLE_WEIGHT = 3
 ABSTRACT_CAP = 3

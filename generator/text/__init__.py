@@ -84,12 +84,17 @@ show the text escaped instead and record a ``TextFallback`` for each open
 in strict mode (``set_strict(True)`` or ``PAPERSHELF_STRICT_TEXT=1``) they raise instead.
 See ``fallbacks``.
 
-The modules, in the order they build on each other: ``settings``; ``hygiene`` (characters);
-``links`` (link targets); ``mathml`` (formulas to MathML); ``math_syntax`` (math in
-Markdown); ``math_plain`` (formulas to plain text); ``latex_tables``, ``latex_output`` and
-``latex_text`` (text-mode LaTeX); ``markdown`` (the parser); ``fallbacks``; ``render`` (the
-public functions). ``latex/`` is the one LaTeX tokenizer: the page text reads through it (``latex_text``), and
-BibTeX fields are written and read with it (``latex/encode``, ``latex/decode``).
+The modules, by what each makes:
+
+* ``tokens``: LaTeX source as tokens, the one reader of LaTeX, shared by everything below;
+  ``latex_commands``: what each LaTeX command means (tables).
+* ``html/``, text to HTML: ``markdown`` (the parser), ``latex_rule`` and ``latex_writer``
+  (text-mode LaTeX in Markdown), ``math_rules`` (math in Markdown), ``mathml`` (formulas
+  to MathML), ``links`` (link targets).
+* ``math_text``: formulas to plain text (search, metadata).
+* ``bibtex/``, to and from BibTeX: ``to_bibtex`` (field values), ``markdown_marks``
+  (Markdown emphasis and bare URLs in LaTeX's terms), ``from_bibtex`` (values read back).
+* ``render``: the public functions; ``hygiene`` (characters), ``fallbacks``, ``settings``.
 """
 
 from .fallbacks import TextFallback, collect_fallbacks, set_strict

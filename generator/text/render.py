@@ -13,9 +13,9 @@ from markdown_it.token import Token
 
 from .fallbacks import record, strict
 from .hygiene import clean
-from .latex_text import image_alt
-from .markdown import MD, parse_block
-from .math_plain import math_plain
+from .html.latex_rule import image_alt
+from .html.markdown import MD, parse_block
+from .math_text import math_plain
 from .settings import CACHE_SIZE, TITLE_ENV_KEY
 
 # The fast path. "Simple" text means nothing to Markdown, LaTeX or linkify: it has none of

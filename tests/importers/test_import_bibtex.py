@@ -19,7 +19,7 @@ from generator.importers.bibtex import import_bibtex
 from generator.importers.common import CREATED, KEPT_EDITED, UNCHANGED, UPDATED
 from generator.content.loader import load_catalog
 from generator.text import plain_text
-from generator.text.latex import bib_text_to_content, decode_url
+from generator.text.bibtex import bib_text_to_content, decode_url
 
 from .conftest import read, tree
 from ..conftest import REPO, ContentDir

@@ -17,7 +17,7 @@ from generator.build import build
 from generator.options import BuildOptions
 from generator.parallel import fork_available
 from generator.text import collect_fallbacks, plain_text, render_abstract, render_title, set_strict
-from generator.text import latex_text
+from generator.text.html import latex_rule
 
 MARKER = "crash-here"
 SOURCE = "A <b>crash-here</b> & \\emph{care} for $x$."
@@ -25,14 +25,14 @@ SOURCE = "A <b>crash-here</b> & \\emph{care} for $x$."
 
 @pytest.fixture
 def crashing(monkeypatch: pytest.MonkeyPatch) -> None:
-    scan = latex_text._InlineLatex.scan
+    scan = latex_rule._InlineLatex.scan
 
     def broken(self, s: str) -> None:
         if MARKER in s:
             raise ValueError("scanner bug")
         scan(self, s)
 
-    monkeypatch.setattr(latex_text._InlineLatex, "scan", broken)
+    monkeypatch.setattr(latex_rule._InlineLatex, "scan", broken)
 
 
 def test_the_text_tests_run_strict(crashing):

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.text.latex.tokens import (BACKSLASH, CHAR, CLOSE, CMD, DASH, MATH, OPEN, QUOTE, SPACE, SYM, TIE, Tok,
+from generator.text.tokens import (BACKSLASH, CHAR, CLOSE, CMD, DASH, MATH, OPEN, QUOTE, SPACE, SYM, TIE, Tok,
                                          text_kind_at, text_token_at, tokenize, tokenize_text)
 
 

@@ -7,7 +7,7 @@ configuration; nothing is written. ``CitationIndex(site)`` gives every paper one
 
 ``index``   ``Citation`` and ``CitationIndex``: what a page or an export reads
 ``keys``    BibTeX keys, unique in the catalog
-``bibtex``  BibTeX entries (values written by ``text.latex``)
+``bibtex``  BibTeX entries (values written by ``text.bibtex``)
 ``ris``     RIS records (made in the page by ``static/js/cite.js``; this is its spec)
 ``coins``   COinS (OpenURL ContextObjects; made in the page by ``static/js/paper-item.js``)
 ``meta``    Highwire Press tags and schema.org JSON-LD of a paper page
@@ -24,7 +24,7 @@ in ``derive.urls`` and re-exported here, as is ``latex_value``, for the modules 
 that import them from here.
 """
 
-from ...text.latex.encode import latex_value
+from ...text.bibtex.to_bibtex import latex_value
 from ...derive.urls import SiteUrls
 from .bibtex import CITE_FIELDS, ENTRY_TYPE, LINK_FIELDS, bib_url, bibtex_fields, bibtex_keyword, write_bibtex
 from .coins import coins_kev

@@ -1,5 +1,5 @@
 """BibTeX entries: the fields of a paper's entry (``bibtex_fields``) and their text
-(``write_bibtex``). Values are written by ``text.latex.encode.latex_value``; also in
+(``write_bibtex``). Values are written by ``text.bibtex.to_bibtex.latex_value``; also in
 ``docs/metadata.md``:
 
     Titles, abstracts and the venue name are written as LaTeX: math (``$…$``, ``$$…$$``,
@@ -20,8 +20,8 @@ from typing import Sequence
 
 from ...content.model import LINK_KINDS
 from ...derive.views import PaperView
-from ...text.latex.encode import latex_value
-from ...text.latex.tokens import clean_text
+from ...text.bibtex.to_bibtex import latex_value
+from ...text.tokens import clean_text
 from .links import arxiv_id
 from .names import bib_name
 

@@ -11,7 +11,7 @@ from typing import NamedTuple, Sequence
 
 from bibtexparser.middlewares.names import parse_single_name_into_parts
 
-from ...text.latex.encode import latex_value
+from ...text.bibtex.to_bibtex import latex_value
 from .plain import one_line
 
 NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})

@@ -8,7 +8,7 @@ import re
 
 from ...content.slugs import ascii_fold
 from ...text import plain_text
-from ...text.latex.tokens import clean_text
+from ...text.tokens import clean_text
 
 _SPACES = re.compile(r"\s+")
 

@@ -1,5 +1,5 @@
 """Text-mode LaTeX on markdown-it inline tokens: the core rule that walks each inline token
-list, reads its text with the shared LaTeX tokenizer (``latex.tokens``), rewrites what it
+list, reads its text with the shared LaTeX tokenizer (``text.tokens``), rewrites what it
 reads (commands, groups, accents, quotes, dashes, ties, citations) and turns links with
 unsafe targets into text."""
 
@@ -11,15 +11,15 @@ import unicodedata
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from .latex.tokens import BACKSLASH, CHAR, CLOSE, CMD, DASH, OPEN, QUOTE, TIE, Tok, text_kind_at, text_token_at
-from .latex_output import LatexOutput, arg_start, blanks_end, text_token
-from .latex_tables import (ARG_TAGS, ASCII_LETTERS, BREAKS, CITE_COMMANDS, CITE_NOTES, CONTROL_SYMBOLS, DROP_ARG,
+from ..tokens import BACKSLASH, CHAR, CLOSE, CMD, DASH, OPEN, QUOTE, TIE, Tok, text_kind_at, text_token_at
+from .latex_writer import LatexOutput, arg_start, blanks_end, text_token
+from ..latex_commands import (ARG_TAGS, ASCII_LETTERS, BREAKS, CITE_COMMANDS, CITE_NOTES, CONTROL_SYMBOLS, DROP_ARG,
                            DROP_TWO_ARGS, ENV_ARG, LATEX_URL_ESCAPE, LETTER_ACCENTS, OPT_ARGS, SILENT, SWITCH_TAGS,
                            SYMBOL_ACCENTS, TEXT_QUOTES, TEXT_SYMBOLS, WRAP_ARG)
 from .links import check_href, link_attrs
-from .math_plain import math_symbol
-from .math_syntax import MATH_CLOSERS
-from .settings import TITLE_ENV_KEY
+from ..math_text import math_symbol
+from .math_rules import MATH_CLOSERS
+from ..settings import TITLE_ENV_KEY
 
 # A word with one of these is a URL, DOI or path, whose dashes are not LaTeX dashes.
 _URLISH = re.compile(r"://|^www\.|^doi:|/", re.IGNORECASE)

@@ -2,15 +2,15 @@
 any point (braces, command arguments, font switches, dropped arguments) and the raw
 arguments gathered for ``\\url``, ``\\href`` and ``\\cite``, which become links and citations.
 What it reads (is an argument next? where does the argument end?) it reads with the
-shared LaTeX tokenizer, ``latex.tokens``, as the scanner in ``latex_text`` does."""
+shared LaTeX tokenizer, ``text.tokens``, as the scanner in ``latex_rule`` does."""
 
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from .latex.tokens import ACCENT_SYMBOLS, CLOSE, CMD, OPEN, SYM, text_kind_at, text_token_at, tokenize_text
-from .latex_tables import BLANKS, LATEX_GROUPS, MAX_GROUPS, TEMPLATE_CLOSERS
+from ..tokens import ACCENT_SYMBOLS, CLOSE, CMD, OPEN, SYM, text_kind_at, text_token_at, tokenize_text
+from ..latex_commands import BLANKS, LATEX_GROUPS, MAX_GROUPS, TEMPLATE_CLOSERS
 from .links import URL_CTRL, check_href, link_attrs
 
 
@@ -72,7 +72,7 @@ class _Collect:
 class LatexOutput:
     """What the rewriter of one inline token list has written and has open: the tokens
     and text written, the open groups, and the raw argument being collected (the scanner
-    and the walk over the tokens are in ``latex_text``)."""
+    and the walk over the tokens are in ``latex_rule``)."""
 
     def __init__(self, title: bool, md: MarkdownIt):
         self.title = title

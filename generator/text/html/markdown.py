@@ -17,8 +17,8 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.dollarmath.index import math_inline_dollar
 
-from .latex_text import latex_core_rule
-from .math_syntax import delimited_math_rule, math_env_rule, render_math_block, render_math_inline
+from .latex_rule import latex_core_rule
+from .math_rules import delimited_math_rule, math_env_rule, render_math_block, render_math_inline
 
 
 def _email_linkify_rule(state: StateCore) -> None:

@@ -11,7 +11,7 @@ from xml.etree.ElementTree import Element
 from latex2mathml.converter import convert_to_element
 from markdown_it.common.utils import escapeHtml
 
-from .settings import CACHE_SIZE
+from ..settings import CACHE_SIZE
 
 _MAX_FORMULA = 3000  # characters; longer formulas are shown as source
 _MATHML_NS = "http://www.w3.org/1998/Math/MathML"

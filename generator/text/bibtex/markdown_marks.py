@@ -1,5 +1,5 @@
 """Markdown in content text that LaTeX must see differently, found token by token for
-``encode.latex_value``: bare URLs (→ \\url{…}, which LaTeX reads verbatim) and emphasis
+``to_bibtex.latex_value``: bare URLs (→ \\url{…}, which LaTeX reads verbatim) and emphasis
 (*x*, _x_ → \\emph{x}; **x**, __x__ → \\textbf{x}), by CommonMark's flanking rules."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from .tokens import CHAR, CLOSE, OPEN, SPACE, Tok
+from ..tokens import CHAR, CLOSE, OPEN, SPACE, Tok
 
 BARE_URL = re.compile(r"(?<![^\W_]|/)(?:https?|ftp)://[^\s{}\\$<>\"\[\]]+")
 URL_TRAILING = ".,;:!?'\")]"

@@ -8,9 +8,9 @@ import re
 from itertools import accumulate
 from typing import Sequence
 
-from ..latex_tables import ARGUMENT_COMMANDS, OPT_ARGS, OPTIONAL_ARGUMENT_COMMANDS
+from ..latex_commands import ARGUMENT_COMMANDS, OPT_ARGS, OPTIONAL_ARGUMENT_COMMANDS
 from .markdown_marks import MARKDOWN_HINT, markdown_marks
-from .tokens import (BACKSLASH, CHAR, CLOSE, CMD, LATEX_SYMBOLS, MATH, OPEN, SPACE, SYM, Tok,
+from ..tokens import (BACKSLASH, CHAR, CLOSE, CMD, LATEX_SYMBOLS, MATH, OPEN, SPACE, SYM, Tok,
                      clean_text, escaped, match_pairs, tokenize)
 
 _SPACES = re.compile(r"\s+")

@@ -1,16 +1,16 @@
 """BibTeX field values back to content text (Markdown with LaTeX): protective braces
 dropped, characters the exporter escaped unescaped, ``\\url{}`` of a bare URL made bare
 again, LaTeX dashes as dashes (``bib_text_to_content``, ``decode_url``). The inverse of
-``encode``: a value written by the exporter reads back as the content it came from."""
+``to_bibtex``: a value written by the exporter reads back as the content it came from."""
 
 from __future__ import annotations
 
 import re
 from typing import Sequence
 
-from .encode import strip_latex
+from .to_bibtex import strip_latex
 from .markdown_marks import BARE_URL, URL_TRAILING
-from .tokens import (ACCENT_SYMBOLS, BACKSLASH, CHAR, CLOSE, CMD, MATH, OPEN, SPACE, SYM, Tok, clean_text,
+from ..tokens import (ACCENT_SYMBOLS, BACKSLASH, CHAR, CLOSE, CMD, MATH, OPEN, SPACE, SYM, Tok, clean_text,
                      match_pairs, tokenize)
 
 # Commands the exports write for characters that are plain text in the content.

@@ -12,7 +12,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from .mathml import math_to_mathml
-from .settings import TITLE_ENV_KEY
+from ..settings import TITLE_ENV_KEY
 
 MATH_CLOSERS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
 
