@@ -49,6 +49,17 @@ def content_warnings(catalog: Catalog) -> list[str]:
     return shown
 
 
+def catch_all_note(catalog: Catalog) -> str | None:
+    """How many papers have the catch-all tag as their only tag, when any do: a taxonomy that
+    leaves many there does not fit the catalog (issue 28)."""
+    fallback = next((tag for tag in catalog.tags.values() if tag.fallback), None)
+    alone = sum(1 for paper in catalog.papers if paper.tags == (fallback.id,)) if fallback else 0
+    if not alone:
+        return None
+    return (f"{alone:,} of {len(catalog.papers):,} papers ({alone / len(catalog.papers):.0%}) have only the catch-all "
+            f"tag {fallback.name!r} ({fallback.id}); phrases in tags.toml, or a tag of their own, would place them")
+
+
 @dataclass(frozen=True)
 class Derived:
     """What a build computed before rendering: kept by ``build --serve`` (``serve.fast``) to
@@ -81,6 +92,7 @@ def prepare(options: BuildOptions, report: BuildReport, lap: Callable[[str], Non
         for view in site.papers:  # before the workers fork, so they share one computed index
             citations.for_paper(view)
         report.notes.extend(export_notes(citations))
+        report.notes.extend(filter(None, [catch_all_note(catalog)]))
         lap("citations")
     return Derived(catalog, site, citations, site_globals(site, citations), inputs)
 
@@ -100,6 +112,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
         report.warnings.extend(content_warnings(derived.catalog))
         report.warnings.extend(derived.site.warnings)  # said again, as a build that derived would
         report.notes.extend(export_notes(derived.citations))
+        report.notes.extend(filter(None, [catch_all_note(derived.catalog)]))
         lap("reuse")
     else:
         derived = prepare(options, report, lap, inputs.content)

@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from generator.build import build
+from generator.options import BuildOptions
+
 from .conftest import REPO, SEEDS
 from .sitecheck import page_text, parse_page
 
@@ -185,3 +188,14 @@ def test_no_page_loads_anything_from_another_host(site):
         for tag, attr, url in parse_page(html).links:
             if tag in ("script", "link", "img", "iframe", "source") and attr in ("src", "href"):
                 assert not re.match(r"(https?:)?//", url), f"{html}: {url}"
+
+
+def test_the_build_reports_the_catch_all_share(content, tmp_path):
+    """Papers whose only tag is the catch-all are counted in a note (issue 28); none, no note."""
+    out = tmp_path / "site"
+    assert not any("catch-all" in note for note in build(BuildOptions(content=content.root, output=out)).notes)
+    content.add_paper("misc-one", title="Miscellany One", tags=("machine-learning",), body="Something else.")
+    content.add_paper("misc-two", title="Miscellany Two", tags=("machine-learning", "optimization"), body="More.")
+    notes = [n for n in build(BuildOptions(content=content.root, output=out)).notes if "catch-all" in n]
+    assert notes == ["1 of 4 papers (25%) have only the catch-all tag 'Machine learning' (machine-learning); "
+                     "phrases in tags.toml, or a tag of their own, would place them"]

@@ -43,6 +43,10 @@ class Tag:
     name: str
     description: str
     phrases: tuple[str, ...] = ()  # lower-case phrases that suggest the tag (importers)
+    # Conference series (series.toml ids: "acl", "cvpr") whose papers get this tag when no
+    # phrase of any tag matches them: the venue says the field (importers).
+    series: tuple[str, ...] = ()
+    fallback: bool = False  # the catch-all (exactly one tag of a taxonomy)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,9 @@
   of any other tag matches.
 * A phrase is plain words (no LaTeX) with at least one letter or digit; phrases are
   lower-cased and listed once.
+* ``series`` (optional) lists conference series by their id in ``series.toml`` (``acl``,
+  ``cvpr``): a paper of such a series that matches no phrase gets this tag rather than the
+  catch-all (a paper at ACL is about language unless its words say more).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from ..errors import ContentError, Problems
 from .frontmatter import type_name
 from .model import Tag
 from . import characters, schema
+from .series import table as series_table
 from .slugs import is_valid_slug
 
 class Taxonomy(dict):
@@ -109,11 +113,25 @@ def _description(value: Any) -> str:
     return schema.optional_text(value)
 
 
+def _series(value: Any) -> tuple[str, ...]:
+    """Ids of known conference series (``series.toml``), each listed once."""
+    if not isinstance(value, list):
+        raise schema.Invalid(f"expected a list of series ids such as [\"acl\", \"emnlp\"], found {_shown(value)}")
+    known = series_table()
+    ids = schema.slug_list(value)
+    unknown = [sid for sid in ids if sid not in known]
+    if unknown:
+        raise schema.Invalid(f"unknown series {', '.join(map(repr, unknown))}; the known ones are "
+                             f"{', '.join(sorted(known))}")
+    return ids
+
+
 TAG_FIELDS = (
     schema.Field("name", schema.text, required=True),
     schema.Field("description", _description, required=True),
     schema.Field("phrases", _phrases, required=True),
     schema.Field("fallback", schema.flag),
+    schema.Field("series", _series, default=()),
 )
 TAG_KEYS = tuple(f.name for f in TAG_FIELDS)
 
@@ -145,7 +163,8 @@ def parse_taxonomy(text: str, file_label: str = "tags.toml") -> Taxonomy:
             fallbacks.append(tag_id)
         if ok and id_ok:
             tags.append((tag_id, Tag(id=tag_id, name=clean["name"], description=clean["description"],
-                                     phrases=clean["phrases"])))
+                                     phrases=clean["phrases"], series=clean["series"],
+                                     fallback=bool(clean.get("fallback")))))
     _check_one_fallback(data, fallbacks, lines, file_label, problems)
     problems.raise_if_any()
     return Taxonomy(tags, fallback=fallbacks[0])

@@ -233,7 +233,8 @@ def _finish(paper: _Planned, *, taxonomy: dict[str, Tag]) -> tuple[tuple[str, ..
     keywords named none, its file text, checked as the build checks it."""
     data = paper.data
     if not data["tags"] and taxonomy:
-        data = {**data, "tags": list(suggest_tags(paper.plain_title, plain_text(paper.abstract), taxonomy))}
+        data = {**data, "tags": list(suggest_tags(paper.plain_title, plain_text(paper.abstract), taxonomy,
+                                                  venue=paper.venue))}
     problems = Problems()
     if not _valid(data, paper.abstract, paper.slug, paper.where, problems):
         return tuple(data["tags"]), b"", problems.items

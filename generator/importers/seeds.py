@@ -240,7 +240,7 @@ def _plan(seeds: list[SeedFile], taxonomy: dict[str, Tag], facts_by_seed: dict[i
             authors = repairs.authors(fact.authors, where) if fact and fact.authors is not None else None
             provisional = title is None or authors is None
             shown_title = title if title is not None else provisional_title(abstract)
-            tags = suggest_tags(title or "", abstract, taxonomy)
+            tags = suggest_tags(title or "", abstract, taxonomy, venue=venue_id)
             if repairs.duplicate(f"{seed.label}:{line} (#{index})", shown_title, venue_id, authors or (), abstract):
                 continue
             slug = paper_slug(shown_title, f"{seed.venue_name} paper {index}", used_slugs)

@@ -41,6 +41,7 @@ from itertools import accumulate, compress
 from typing import Mapping
 
 from ..content.model import Tag
+from ..content.series import series_of
 from ..text.tokens import CMD, MATH, SYM, tokenize
 
 TITLE_WEIGHT = 3
@@ -323,11 +324,23 @@ def fallback_tag(tags: Mapping[str, Tag]) -> str:
     return list(tags)[-1]
 
 
-def suggest_tags(title: str, abstract: str, tags: Mapping[str, Tag], *, limit: int = 4) -> tuple[str, ...]:
-    """Best-matching tag ids for a paper, best first; never empty (see the module docstring)."""
+def series_tag(venue: str | None, tags: Mapping[str, Tag]) -> str | None:
+    """The first tag whose ``series`` holds the conference series of ``venue`` (an id such as
+    ``acl-2019`` or ``findings-emnlp-2020``), if any."""
+    found = series_of(venue) if venue else None
+    if found is None:
+        return None
+    return next((tag_id for tag_id, tag in tags.items() if found.series.id in tag.series), None)
+
+
+def suggest_tags(title: str, abstract: str, tags: Mapping[str, Tag], *, limit: int = 4,
+                 venue: str | None = None) -> tuple[str, ...]:
+    """Best-matching tag ids for a paper, best first; never empty (see the module docstring).
+    ``venue``: the paper's venue id; when no phrase matches, a tag that names the venue's
+    conference series (``Tag.series``) comes before the catch-all."""
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    fallback = fallback_tag(tags)
+    fallback = series_tag(venue, tags) or fallback_tag(tags)
     scores = score_tags(title, abstract, tags)
     order = _index(tags).order
     ranked = sorted(scores.values(), key=lambda s: (-s.score, order[s.tag]))

@@ -280,3 +280,44 @@ def test_americanize_examples():
 
     assert T._americanize("optimised, reoptimisation and tokenisers; supervised, this is wise") == \
         "optimized, reoptimization and tokenizers; supervised, this is wise"
+
+
+# --------------------------------------------------------------------------- the venue's series as a hint
+
+
+def test_a_paper_of_a_series_that_matches_no_phrase_gets_the_series_tag():
+    tax = taxonomy(graph_learning=["graph neural network"])
+    language = Tag("language", "Language", "", ("machine translation",), series=("acl", "emnlp"))
+    tax = Taxonomy([("language", language), *tax.items()], fallback="machine-learning")
+    plain = ("A study of things", "We look at some things and report what we saw.")
+    assert suggest_tags(*plain, tax, venue="acl-2019") == ("language",)
+    assert suggest_tags(*plain, tax, venue="findings-emnlp-2020") == ("language",)  # Findings: the same series
+    assert suggest_tags(*plain, tax, venue="cvpr-2019") == ("machine-learning",)  # no tag names CVPR
+    assert suggest_tags(*plain, tax, venue="my-workshop-2019") == ("machine-learning",)
+    assert suggest_tags(*plain, tax) == ("machine-learning",)
+    # Its words say more: the phrases decide, the series is no tag of its own.
+    gnn = ("Graph neural networks", "A graph neural network for parsing.")
+    assert suggest_tags(*gnn, tax, venue="acl-2019") == ("graph-learning",)
+
+
+STARTER_TAGS = ROOT / "generator" / "starter" / "content" / "tags.toml"
+
+
+def test_the_starter_taxonomy_covers_the_ai_conferences():
+    """`papershelf new` ships a taxonomy for the whole field (issue 28): 40-80 tags with
+    descriptions, a catch-all, and the series of each field pointing at its tags."""
+    tax = read_taxonomy(STARTER_TAGS)
+    assert 40 <= len(tax) <= 80
+    assert all(tag.description and (tag.phrases or tag.fallback) for tag in tax.values())
+    hinted = {sid: tid for tid, tag in tax.items() for sid in tag.series}
+    for sid in ("acl", "emnlp", "naacl", "cvpr", "iccv", "eccv", "icra", "iros", "interspeech", "siggraph", "kdd"):
+        assert sid in hinted, sid
+    cases = {
+        ("Neural machine translation with attention", "We translate sentences between languages."): "machine-translation",
+        ("Mask R-CNN", "We present a framework for object instance segmentation."): "detection-segmentation",
+        ("Learning dexterous in-hand manipulation", "A robot hand learns to rotate a cube."): "robot-learning",
+        ("Deep speech recognition", "End-to-end automatic speech recognition in two languages."): "speech",
+        ("Real-time global illumination", "A rendering method for dynamic scenes with ray tracing."): "graphics",
+    }
+    for (title, abstract), expected in cases.items():
+        assert expected in suggest_tags(title, abstract, tax), (title, suggest_tags(title, abstract, tax))
