@@ -211,3 +211,13 @@ def series_of(venue: Any) -> SeriesVenue | None:
     part = FINDINGS if match.group(1) else WORKSHOPS if match.group(4) else MAIN
     found = series.venue(int(match.group(3)), part)
     return found if found.id == vid else None
+
+
+def full_name_of(venue: Any) -> str:
+    """A venue's full name as citations give it (a BibTeX ``booktitle``): its own, unless that
+    only repeats its short name ("RSS 2025") and the venue is of a known series, whose
+    proceedings' name it then is."""
+    if venue.full_name.strip() != venue.name.strip():
+        return venue.full_name
+    found = series_of(venue)
+    return found.proceedings if found is not None else venue.full_name

@@ -18,6 +18,7 @@ from typing import Iterable, Mapping
 from markupsafe import Markup
 
 from ..content.model import Catalog, Link, Paper, Person, Tag, Venue
+from ..content.series import full_name_of
 from ..cache import cached_call, cached_map
 from .related import inputs_digest, related_indices
 from .topics import TopicData, site_topics
@@ -239,7 +240,7 @@ def paper_list(papers: Iterable[PaperView], own_tag: str | None = None) -> Paper
 
 
 def derive(catalog: Catalog) -> SiteData:
-    venue_refs = {v.id: VenueRef(v.id, v.name, v.full_name, v.year) for v in catalog.venues.values()}
+    venue_refs = {v.id: VenueRef(v.id, v.name, full_name_of(v), v.year) for v in catalog.venues.values()}
     tag_refs = {t.id: _tag_ref(t) for t in catalog.tags.values()}
     keys, people = author_slugs(catalog.papers, catalog.people)
     spellings = spellings_of(catalog.papers, keys)
@@ -493,8 +494,7 @@ def _count_order(entry: tuple) -> tuple[int, str]:
 
 
 def _recent(views: tuple[PaperView, ...], catalog: Catalog) -> tuple[PaperView, ...]:
-    """The papers added last, by their ``added`` date (then the venue's year). Only papers
-    with a date count: without any, there is nothing to call "recently added"."""
+    """The papers added last, by ``added`` date (then venue year); only papers with a date count."""
     def key(v: PaperView):
         return (-v.paper.added.toordinal(), -v.venue.year, v.title_plain.casefold())
     return tuple(sorted((v for v in views if v.paper.added), key=key)[:RECENT_COUNT])

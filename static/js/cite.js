@@ -99,9 +99,11 @@
   var TOKENS = /([\u2018\u2019\u201c\u201d"'\-\u2013\u2014/.,;?!:[\]()]|[ \u00a0\u2000-\u200b\u205f\u3000]+)/;
   var BREAKS = ":?!";
 
+  // Only a Latin letter is capitalized: a Greek or other letter that starts a title's word is
+  // a symbol there ("π₀", "α-divergence"), whose case is its meaning.
   function capitalized(word) {
     var cs = chars(word), first = cs[0];
-    if (cs.length === 1 && first >= "\u0370" && first <= "\u03ff") return word; // a lone Greek letter
+    if (!/\p{Script=Latin}/u.test(first)) return word;
     return first.toUpperCase() + cs.slice(1).join("");
   }
 
@@ -109,7 +111,8 @@
   // capital first letter unless it is a stop word or a single letter; the first word, a word
   // after ":", "?" or "!" and the last word (if longer than a letter) always get one, and so
   // does a word just before a hyphen in the title's first run of words (before any
-  // punctuation). Words that hold a capital stay as they are; so does a lone Greek letter.
+  // punctuation). Words that hold a capital stay as they are; so do words that start with a
+  // letter of another script than Latin.
   function titleCase(text) {
     var tokens = text.split(TOKENS);
     var words = [];

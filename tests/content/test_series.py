@@ -141,3 +141,18 @@ def test_numbers():
     assert [roman(n) for n in (1, 4, 9, 15, 21, 40)] == ["I", "IV", "IX", "XV", "XXI", "XL"]
     assert table()["aaai"].venue(2008).proceedings == "Proceedings of the AAAI Conference on Artificial Intelligence (AAAI 2008)"
     assert table()["eccv"].number(2021) is None  # biennial: no ECCV in odd years
+
+
+def test_a_venue_named_only_by_its_short_name_is_cited_by_its_proceedings():
+    """booktitle = {RSS 2025} said nothing a reader could look up (issue 28): a venue of a
+    known series whose full name only repeats its short name is cited by the proceedings'
+    name; a full name the curator wrote is kept, and a venue of no known series too."""
+    from generator.content.model import Venue
+    from generator.content.series import full_name_of
+
+    rss = Venue("rss-2019", "RSS 2019", "RSS 2019", 2019)
+    assert full_name_of(rss) == series_of("rss-2019").proceedings != "RSS 2019"
+    own = Venue("rss-2019", "RSS 2019", "Robotics: Science and Systems XV", 2019)
+    assert full_name_of(own) == "Robotics: Science and Systems XV"
+    other = Venue("my-workshop-2019", "My Workshop 2019", "My Workshop 2019", 2019)
+    assert full_name_of(other) == "My Workshop 2019"

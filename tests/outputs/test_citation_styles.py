@@ -211,11 +211,11 @@ def test_any_reference_gives_one_line_whose_html_is_the_text():
 
 def test_text_rules():
     got = run_node({"titleCase": ["state-of-the-art methods: a survey of x-rays", "GPT-4 and the iPhone",
-                                  "what to look for", "𝒪 bounds for α"],
+                                  "what to look for", "𝒪 bounds for α", "π₀: a flow model", "émile and ω-limits"],
                     "smartQuotes": ["Don't \"quote\" 'me'"],
                     "initials": ["Martin Luther", "Jean-Paul", "J.K.", "𝒪tto"]})
     assert got["titleCase"] == ["State-of-the-Art Methods: A Survey of x-Rays", "GPT-4 and the iPhone",
-                                "What to Look For", "𝒪 Bounds for α"]
+                                "What to Look For", "𝒪 Bounds for α", "π₀: A Flow Model", "Émile and ω-Limits"]
     assert got["smartQuotes"] == ["Don’t “quote” ‘me’"]
     assert got["initials"] == ["M. L.", "J.-P.", "J. K.", "𝒪."]
 

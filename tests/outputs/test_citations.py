@@ -208,7 +208,7 @@ def test_bibtex_entry_of_a_paper(content):
     assert fields["author"] == "Ada Lovelace and Alan Turing"
     assert fields["booktitle"] == "Test Conference on Learning 2024"
     assert fields["year"] == "2024"
-    assert fields["url"] == "https://example.org/shelf/papers/test-2024/k-means/"
+    assert fields["url"] == "https://arxiv.org/abs/2401.01234"  # the paper's own page, not this site's
     assert fields["eprint"] == "2401.01234" and fields["archiveprefix"] == "arXiv"
     assert bib_text_to_content(fields["title"], title=True) == "Optimal $K$-means & More"
     assert "abstract" not in fields  # the page shows the citation only
@@ -216,6 +216,20 @@ def test_bibtex_entry_of_a_paper(content):
     assert full["pdf"] == "https://x.org/p.pdf"
     assert full["keywords"] == "Graph learning"
     assert "graph neural networks" in full["abstract"]
+
+
+def test_url_is_the_paper_s_landing_page_then_this_site_s_page(content):
+    """Reference managers want the paper's own page (issue 28): its landing page, DOI,
+    OpenReview or arXiv page; this site's page only for a paper with no such link."""
+    content.add_paper("landing", title="Landing", extra="links:\n  venue_page: https://aclanthology.org/P19-1001/\n"
+                                                       "  doi: https://doi.org/10.18653/v1/P19-1001\n"
+                                                       "  openreview: https://openreview.net/forum?id=abc")
+    site = site_for(content)
+    index = C.CitationIndex(site)
+    landing = next(v for v in site.papers if v.slug == "landing")
+    assert index.for_paper(landing).url == "https://aclanthology.org/P19-1001/"
+    unlinked = next(v for v in site.papers if v.slug == "a-paper-on-graphs")
+    assert index.for_paper(unlinked).url == "https://example.org/shelf/papers/test-2024/a-paper-on-graphs/"
 
 
 def test_url_is_the_best_external_link_when_the_base_is_a_path(content):

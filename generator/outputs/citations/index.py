@@ -35,8 +35,10 @@ class Citation:
         self.key: str = index.keys.get(view.slug) or base_key(view)
         page = paper_page(view.venue.id, view.slug)
         self.page_url: str = urls.best(page)  # absolute page URL, else a path from the host root
-        # the BibTeX/RIS url: absolute page URL, else the best external link
-        self.url: str | None = urls.absolute(page) or best_link(view)
+        # the BibTeX/RIS url: the paper's own page (its landing page, DOI, OpenReview or arXiv
+        # page: BEST_LINK_ORDER), as reference managers expect; this site's page when the
+        # paper has no link of its own (and the site an absolute URL)
+        self.url: str | None = best_link(view) or urls.absolute(page)
         self.canonical: str = self.page_url  # absolute when base_url is absolute, else a path
 
     @property

@@ -8,7 +8,7 @@ from ...derive.views import PaperView
 
 # Where a paper's URL comes from when the site has no absolute base URL: the first of
 # these links that the paper has.
-BEST_LINK_ORDER = ("openreview", "venue_page", "doi", "arxiv", "pdf", "project", "code")
+BEST_LINK_ORDER = ("venue_page", "openreview", "doi", "arxiv", "pdf", "project", "code")
 
 _ARXIV_ABS = re.compile(r"^https://arxiv\.org/abs/(?P<id>(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)$")
 
