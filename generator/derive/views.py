@@ -29,7 +29,7 @@ from .urls import pdf_url as derived_pdf_url
 from ..text import TextFallback, collect_fallbacks, excerpt, plain_text, render_abstract, render_title
 from ..text.fallbacks import strict
 
-RECENT_COUNT = 10
+RECENT_COUNT, RECENT_MIN = 10, 3  # "Recently added": its papers, and the dated papers it needs
 AUTHORS_SHOWN = 8  # a long author list shows this many, then "+ N more"...
 AUTHORS_HIDDEN_MIN = 3  # ...but only when at least this many would be folded away
 LIST_CONTROLS_MIN = 6  # lists this long or longer get sort and filter controls
@@ -494,7 +494,7 @@ def _count_order(entry: tuple) -> tuple[int, str]:
 
 
 def _recent(views: tuple[PaperView, ...], catalog: Catalog) -> tuple[PaperView, ...]:
-    """The papers added last, by ``added`` date (then venue year); only papers with a date count."""
-    def key(v: PaperView):
-        return (-v.paper.added.toordinal(), -v.venue.year, v.title_plain.casefold())
-    return tuple(sorted((v for v in views if v.paper.added), key=key)[:RECENT_COUNT])
+    """The papers added last (``added``, then venue year); none with fewer than RECENT_MIN dated."""
+    dated = sorted((v for v in views if v.paper.added),
+                   key=lambda v: (-v.paper.added.toordinal(), -v.venue.year, v.title_plain.casefold()))
+    return tuple(dated[:RECENT_COUNT]) if len(dated) >= min(RECENT_MIN, len(views)) else ()

@@ -189,8 +189,10 @@ def test_recently_added_lists_only_papers_with_a_date_newest_first(content):
     content.add_paper("undated", paper_md(title="Undated Work"))
     content.add_paper("older", paper_md(title="Older Work", extra="added: 2024-01-05"))
     content.add_paper("newer", paper_md(title="Newer Work", extra="added: 2024-03-01"))
+    assert derive(load_catalog(content.root)).recent == ()  # two dated papers of five: no such section
+    content.add_paper("oldest", paper_md(title="Oldest Work", extra="added: 2023-12-24"))
     site = derive(load_catalog(content.root))
-    assert [v.slug for v in site.recent] == ["newer", "older"]
+    assert [v.slug for v in site.recent] == ["newer", "older", "oldest"]
 
 
 def test_without_dates_the_home_page_has_no_recently_added_section(content, tmp_path, bundled_site):
