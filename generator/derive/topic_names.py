@@ -70,7 +70,14 @@ WEAK_ENDINGS = ("ly", "ed")
 
 
 # Words that are never part of a name: citations and addresses ("Bai et al", "github com").
-NEVER = _forms("al et fig figure github http https www com org html io eq table appendix")
+# And the function words of the other languages catalogs hold papers in (French, Spanish,
+# Portuguese, Italian, German): they group such papers, and name nothing ("De, la").
+NEVER = _forms("al et fig figure github http https www com org html io eq table appendix") | frozenset("""
+de la le les des du un une en au aux pour par sur dans avec est que qui ne pas ses leur
+del los las el con para por una como entre sobre dos das uma com ao
+di della delle dei il gli che nel nella
+der das und mit von zu dem ein eine einer ist auf bei zur zum
+""".split())
 FRAGMENT_SHARE = 0.5  # a term joined by a hyphen to a word outside it this often is part of a compound
 
 

@@ -235,3 +235,11 @@ def test_a_topic_of_words_every_field_uses_is_named_by_them_not_other_papers():
                                                             ("Graph Coloring of", "planar")) for i in range(10)]
     found = find_topics(texts)
     assert "Other papers" not in found.names and any(n.startswith("Dataset") for n in found.names), found.names
+
+
+def test_function_words_of_other_languages_name_no_topic():
+    texts = [(f"Une approche {x} pour la traduction de la parole", "") for x in ("neuronale", "hybride", "simple")] * 5
+    texts += [(f"Convex {x} under Noise", "") for x in ("Bounds", "Rates", "Losses")] * 5
+    found = find_topics(texts)
+    words = {w.lower() for kw in found.keywords for w in kw for w in w.split()}
+    assert not {"de", "la", "pour", "une"} & words and "traduction" in words, found.keywords
