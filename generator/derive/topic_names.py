@@ -221,13 +221,14 @@ class _Phrases:
         return grown, self._written(grown, at)
 
     def _piece(self, length: int, starts: np.ndarray) -> bool:
-        """Are the words at ``starts`` joined by a hyphen to a word outside them in at least
-        ``FRAGMENT_SHARE`` of their uses?"""
+        """Are the words at ``starts`` joined by a hyphen to a word before or after them in
+        at least ``FRAGMENT_SHARE`` of their uses ("end" of "end-to-end")?"""
         joined = self.corpus.hyphen_before
         after = starts + length
-        after = after[after < len(joined)]
-        share = FRAGMENT_SHARE * len(starts)
-        return bool(joined[starts].sum() >= share or joined[after].sum() >= share)
+        inside = after < len(joined)
+        pieces = joined[starts].copy()
+        pieces[inside] |= joined[after[inside]]
+        return bool(pieces.sum() >= FRAGMENT_SHARE * len(starts))
 
     def _written(self, phrase: tuple[int, ...], starts: np.ndarray) -> str:
         """The words as most of their uses in the topic write them ("models" or "model"; each
