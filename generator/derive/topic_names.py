@@ -78,6 +78,7 @@ del los las el con para por una como entre sobre dos das uma com ao
 di della delle dei il gli che nel nella
 der das und mit von zu dem ein eine einer ist auf bei zur zum
 """.split())
+SUPERSET_SHARE = 0.5  # a phrase holding a better keyword's words replaces it when it scores this share of it
 FRAGMENT_SHARE = 0.5  # a term joined by a hyphen to a word outside it this often is part of a compound
 
 
@@ -122,37 +123,46 @@ def name_topics(corpus: Corpus, labels: np.ndarray, k: int) -> Naming:
     # A topic that no word of its own names is named by words of every field ("datasets")
     # rather than "Other papers".
     fallback = _best(topic, term, score, allowed & generic[term] & ~never[term], k)
-    phrases = _Phrases(corpus, labels, k, best + fallback, never_word)
+    phrases = _Phrases(corpus, labels, k, [[t for t, _ in found] for found in best + fallback], never_word)
     keywords = []
     for c in range(k):
         keywords.append(_chosen(phrases, c, best[c]) or _chosen(phrases, c, fallback[c]))
     return Naming(tuple(keywords))
 
 
-def _best(topic: np.ndarray, term: np.ndarray, score: np.ndarray, allowed: np.ndarray, k: int) -> list[list[int]]:
-    """Each topic's ``CANDIDATES`` best-scored ``allowed`` terms (ties: the lower term id)."""
+def _best(topic: np.ndarray, term: np.ndarray, score: np.ndarray, allowed: np.ndarray,
+          k: int) -> list[list[tuple[int, float]]]:
+    """Each topic's ``CANDIDATES`` best-scored ``allowed`` terms and their scores (ties: the
+    lower term id)."""
     topic, term, score = topic[allowed], term[allowed], score[allowed]
     order = np.lexsort((term, -score, topic))  # by topic, best first, ties by term id
     bounds = np.searchsorted(topic[order], np.arange(k + 1))
-    return [[int(t) for t in term[order[bounds[c]:bounds[c + 1]]][:CANDIDATES]] for c in range(k)]
+    return [list(zip(term[order[bounds[c]:bounds[c + 1]]][:CANDIDATES].tolist(),
+                     score[order[bounds[c]:bounds[c + 1]]][:CANDIDATES].tolist())) for c in range(k)]
 
 
-def _chosen(phrases: "_Phrases", topic: int, candidates: list[int]) -> tuple[str, ...]:
-    """The keywords among a topic's candidates: each shares no word with a better one."""
-    chosen: list[str] = []
-    used: set[int] = set()
-    for t in candidates:
+def _chosen(phrases: "_Phrases", topic: int, candidates: list[tuple[int, float]]) -> tuple[str, ...]:
+    """The keywords among a topic's candidates: each shares no word with a better one, but a
+    phrase that holds all the words of one better keyword and scores at least
+    ``SUPERSET_SHARE`` of it takes its place ("word sense disambiguation" for "word")."""
+    chosen: list[tuple[set[int], str, float]] = []
+    for t, score in candidates:
         found = phrases.of(topic, t)
         if found is None:
             continue
-        words, text = found
-        if used & set(words) or (len(words) == 1 and text.lower().endswith(WEAK_ENDINGS)):
+        words, text = set(found[0]), found[1]
+        if len(words) == 1 and text.lower().endswith(WEAK_ENDINGS):
             continue
-        used |= set(words)
-        chosen.append(text)
-        if len(chosen) == KEYWORDS:
-            break
-    return tuple(chosen)
+        sharing = [i for i, (used, _, _) in enumerate(chosen) if used & words]
+        if not sharing:
+            if len(chosen) < KEYWORDS:
+                chosen.append((words, text, score))
+            continue
+        if len(sharing) == 1:
+            used, _, better = chosen[sharing[0]]
+            if used < words and score >= SUPERSET_SHARE * better:
+                chosen[sharing[0]] = (words, text, better)
+    return tuple(text for _, text, _ in chosen)
 
 
 def _mostly_written(corpus: Corpus, forms: frozenset[str]) -> np.ndarray:

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from generator.derive.charts import year_bars
 from generator.derive.topic_map import DOTS_HEIGHT, DOTS_WIDTH, MAP_HEIGHT, MAP_WIDTH, paper_dots, topic_layout
 from generator.derive.topic_model import MAX_TOPICS, topic_count
-from generator.derive.topic_names import slug
+from generator.derive.topic_names import _chosen, slug
 from generator.derive.topic_terms import corpus, singular
 from generator.derive.topics import find_topics
 from generator.derive.trends import series, site_trends
@@ -205,7 +205,7 @@ def test_titles_alone_in_title_case_give_names_as_readers_write_them():
     assert found is not None
     names = " | ".join(found.names)
     # Title Case says nothing of how a word is written: lower case, but acronyms as written.
-    assert "Neural machine translation" in names and "Object detection" in names, names
+    assert "Neural machine translation" in names and "object detection" in names.lower(), names
     assert "Machine Translation" not in names and "Object Detection" not in names, names
     assert "BERT" in " ".join(w for kw in found.keywords for w in kw), found.keywords
     for words in found.keywords:  # pieces of hyphenated compounds never stand alone
@@ -238,6 +238,14 @@ def test_a_topic_of_words_every_field_uses_is_named_by_them_not_other_papers():
                                                             ("Graph Coloring of", "planar")) for i in range(10)]
     found = find_topics(texts)
     assert "Other papers" not in found.names and any(n.startswith("Dataset") for n in found.names), found.names
+
+
+def test_a_phrase_holding_a_better_keyword_takes_its_place():
+    phrases = SimpleNamespace(of=lambda topic, t: {1: ((10,), "word"), 2: ((10, 11, 12), "word sense disambiguation"),
+                                                   3: ((13,), "vectors"), 4: ((13, 14), "vectors space")}[t])
+    # "word sense disambiguation" scores over half of "word": it names the topic instead
+    assert _chosen(phrases, 0, [(1, 8.0), (3, 5.0), (2, 4.0)]) == ("word sense disambiguation", "vectors")
+    assert _chosen(phrases, 0, [(1, 8.0), (3, 5.0), (2, 3.9), (4, 1.0)]) == ("word", "vectors")
 
 
 def test_function_words_of_other_languages_name_no_topic():
