@@ -11,7 +11,7 @@ from generator.derive.topic_map import DOTS_HEIGHT, DOTS_WIDTH, MAP_HEIGHT, MAP_
 from generator.derive.topic_model import MAX_TOPICS, topic_count
 from generator.derive.topic_names import _chosen, slug
 from generator.derive.topic_terms import corpus, singular
-from generator.derive.topics import find_topics
+from generator.derive.topics import _map_labels, find_topics
 from generator.derive.trends import series, site_trends
 from generator.derive.numeric import np
 
@@ -254,3 +254,9 @@ def test_function_words_of_other_languages_name_no_topic():
     found = find_topics(texts)
     words = {w.lower() for kw in found.keywords for w in kw for w in w.split()}
     assert not {"de", "la", "pour", "une"} & words and "traduction" in words, found.keywords
+
+
+def test_topics_that_share_a_first_keyword_are_labelled_by_their_names_on_the_map():
+    labels = _map_labels((("image", "captioning"), ("image", "super-resolution"), ("speech",), ()),
+                         ["Image, captioning", "Image, super-resolution", "Speech", "Other papers"])
+    assert labels == ["Image, captioning", "Image, super-resolution", "speech", "Other papers"]
