@@ -30,7 +30,6 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .numeric import np
-from .related import terms
 from .topic_terms import Corpus
 
 PHRASE_BONUS = 1.5
@@ -41,23 +40,46 @@ KEYWORDS = 8
 CANDIDATES = 40  # best-scored terms of a topic looked at
 EXTEND_SHARE = 0.6
 MAX_WORDS = 3
+COMPOUND_WORDS = 5  # ...and with words joined by hyphens
+
+
+def _forms(words: str) -> frozenset[str]:
+    """The words and their regular inflections ("model": "models", "modeled", "modeling"...).
+    Words are matched as written, not by stem: the stem of "general" is also that of
+    "generation" and "generative", which name topics."""
+    found = set()
+    for w in words.split():
+        found |= {w, w + "s", w + "es", w + "d", w + "ed", w + "ing", w + "ly"}
+        if w.endswith("y"):
+            found |= {w[:-1] + "ies", w[:-1] + "ied"}
+    return frozenset(found)
+
+
 # Words of every field: a name made only of these says nothing ("main findings", "et al").
-GENERIC = frozenset(t for w in """
-able address aim al algorithm allow analysis available aware benchmark certain code com consider current data
-dataset empirical empirically enable ensure et existing finding framework fundamental general github high html
+GENERIC = _forms("""
+able address aim al algorithm allow analysis analyses available aware benchmark certain code com consider current
+data dataset empirical empirically enable ensure et existing finding framework fundamental general github high html
 http https io large leading learning low main making method methodology model navigate need network obtain
-org original outperform particular perform potential potentially present previous prior proof prove provide
-publicly question recent remain require reveal say science setting simple small specific standard still
+org original outperform particular perform performance potential potentially present previous prior proof prove
+provide publicly question recent remain require reveal say science setting simple small specific standard still
 suggest take theoretical theory training try typical www
-""".split() for t in terms(w))
+""")
 # Endings of words that never name a topic on their own (adverbs, "completely"; participles,
 # "specified": "supervised" names nothing, "weakly supervised learning" does).
 WEAK_ENDINGS = ("ly", "ed")
 
 
 # Words that are never part of a name: citations and addresses ("Bai et al", "github com").
-NEVER = frozenset(t for w in "al et fig figure github http https www com org html io eq table appendix".split()
-                  for t in terms(w))
+# And the function words of the other languages catalogs hold papers in (French, Spanish,
+# Portuguese, Italian, German): they group such papers, and name nothing ("De, la").
+NEVER = _forms("al et fig figure github http https www com org html io eq table appendix") | frozenset("""
+de la le les des du un une en au aux pour par sur dans avec est que qui ne pas ses leur
+del los las el con para por una como entre sobre dos das uma com ao
+di della delle dei il gli che nel nella
+der das und mit von zu dem ein eine einer ist auf bei zur zum
+""".split())
+SUPERSET_SHARE = 0.5  # a phrase holding a better keyword's words replaces it when it scores this share of it
+FRAGMENT_SHARE = 0.5  # a term joined by a hyphen to a word outside it this often is part of a compound
 
 
 @dataclass(frozen=True)
@@ -91,43 +113,87 @@ def name_topics(corpus: Corpus, labels: np.ndarray, k: int) -> Naming:
     p_out = (total[term] - inside) / np.maximum(n - sizes, 1.0)[topic]
     score = p_in * np.log((p_in + smooth) / (p_out + smooth))
     score = np.where(corpus.words[term, 1] >= 0, score * PHRASE_BONUS, score)
-    stems = corpus.stems
-    generic = np.array([all(stems[w] in GENERIC for w in pair if w >= 0)
-                        or any(stems[w] in NEVER for w in pair if w >= 0) for pair in corpus.words.tolist()], bool)
-    allowed = (held >= 2) & (held >= MIN_SHARE * sizes[topic]) & ~generic[term] & (score > 0)
-    topic, term, score = topic[allowed], term[allowed], score[allowed]
-    order = np.lexsort((term, -score, topic))  # by topic, best first, ties by term id
-    bounds = np.searchsorted(topic[order], np.arange(k + 1))
-    candidates = [[int(t) for t in term[order[bounds[c]:bounds[c + 1]]][:CANDIDATES]] for c in range(k)]
-    phrases = _Phrases(corpus, labels, k, candidates, stems)
+    generic_word, never_word = (_mostly_written(corpus, forms) for forms in (GENERIC, NEVER))
+    first, second = corpus.words[:, 0], corpus.words[:, 1]
+    pair, other = second >= 0, np.maximum(second, 0)
+    never = never_word[first] | (pair & never_word[other])
+    generic = (generic_word[first] & (~pair | generic_word[other])) | never
+    allowed = (held >= 2) & (held >= MIN_SHARE * sizes[topic]) & (score > 0)
+    best = _best(topic, term, score, allowed & ~generic[term], k)
+    # A topic that no word of its own names is named by words of every field ("datasets")
+    # rather than "Other papers".
+    fallback = _best(topic, term, score, allowed & generic[term] & ~never[term], k)
+    phrases = _Phrases(corpus, labels, k, [[t for t, _ in found] for found in best + fallback], never_word)
     keywords = []
     for c in range(k):
-        chosen: list[str] = []
-        used: set[int] = set()
-        for t in candidates[c]:
-            words, text = phrases.of(c, t)
-            if used & set(words) or (len(words) == 1 and text.lower().endswith(WEAK_ENDINGS)):
-                continue
-            used |= set(words)
-            chosen.append(text)
-            if len(chosen) == KEYWORDS:
-                break
-        keywords.append(tuple(chosen))
+        keywords.append(_chosen(phrases, c, best[c]) or _chosen(phrases, c, fallback[c]))
     return Naming(tuple(keywords))
 
 
+def _best(topic: np.ndarray, term: np.ndarray, score: np.ndarray, allowed: np.ndarray,
+          k: int) -> list[list[tuple[int, float]]]:
+    """Each topic's ``CANDIDATES`` best-scored ``allowed`` terms and their scores (ties: the
+    lower term id)."""
+    topic, term, score = topic[allowed], term[allowed], score[allowed]
+    order = np.lexsort((term, -score, topic))  # by topic, best first, ties by term id
+    bounds = np.searchsorted(topic[order], np.arange(k + 1))
+    return [list(zip(term[order[bounds[c]:bounds[c + 1]]][:CANDIDATES].tolist(),
+                     score[order[bounds[c]:bounds[c + 1]]][:CANDIDATES].tolist())) for c in range(k)]
+
+
+def _chosen(phrases: "_Phrases", topic: int, candidates: list[tuple[int, float]]) -> tuple[str, ...]:
+    """The keywords among a topic's candidates: each shares no word with a better one, but a
+    phrase that holds all the words of one better keyword and scores at least
+    ``SUPERSET_SHARE`` of it takes its place ("word sense disambiguation" for "word")."""
+    chosen: list[tuple[set[int], str, float]] = []
+    for t, score in candidates:
+        found = phrases.of(topic, t)
+        if found is None:
+            continue
+        words, text = set(found[0]), found[1]
+        if len(words) == 1 and text.lower().endswith(WEAK_ENDINGS):
+            continue
+        sharing = [i for i, (used, _, _) in enumerate(chosen) if used & words]
+        if not sharing:
+            if len(chosen) < KEYWORDS:
+                chosen.append((words, text, score))
+            continue
+        if len(sharing) == 1:
+            used, _, better = chosen[sharing[0]]
+            if used < words and score >= SUPERSET_SHARE * better:
+                chosen[sharing[0]] = (words, text, better)
+    return tuple(text for _, text, _ in chosen)
+
+
+def _mostly_written(corpus: Corpus, forms: frozenset[str]) -> np.ndarray:
+    """For each word id: is it written as one of ``forms`` (lower case) in most of its uses?"""
+    spellings = corpus.spellings
+    flags = np.array([w.lower() in forms for w in spellings.written], dtype=bool)
+    shares = spellings.share(flags)
+    words = max(len(corpus.stems), 1)
+    return np.concatenate([shares, np.zeros(max(0, words - len(shares)))])[:words] >= 0.5
+
+
 class _Phrases:
-    """The phrases among the topics' candidates: grown and written as the topic's papers
-    write them (``of``). Their uses are found once for all topics: the positions of every
-    candidate pair in the token array, grouped by (pair, topic)."""
+    """The candidates of the topics as their papers write them (``of``): a phrase grown
+    ("graph neural" → "graph neural networks"), a word completed to the compound it is
+    mostly part of ("shot" → "zero-shot"), and neither when it is still a piece of a
+    hyphenated compound ("multi", "based", "end" of "end-to-end"). Their uses are found
+    once for all topics: the positions of every candidate pair (and word) in the token
+    array, grouped by (pair or word, topic)."""
 
     def __init__(self, corpus: Corpus, labels: np.ndarray, k: int, candidates: list[list[int]],
-                 stems: tuple[str, ...]):
+                 never: np.ndarray):
         self.corpus = corpus
-        self.stems = stems
+        self.never = never
         tokens = self.tokens = corpus.tokens
         words = self.words = max(len(corpus.stems), 1)
         self.k = k
+        singles = sorted({int(corpus.words[t, 0]) for found in candidates for t in found if corpus.words[t, 1] < 0})
+        at = np.nonzero(np.isin(tokens, np.array(singles, dtype=tokens.dtype)))[0]
+        keys = tokens[at].astype(np.int64) * k + labels[corpus.token_paper[at]]
+        order = np.argsort(keys, kind="stable")
+        self.single_keys, self.single_at = keys[order], at[order]
         wanted = {int(corpus.words[t, 0]) * words + int(corpus.words[t, 1])
                   for found in candidates for t in found if corpus.words[t, 1] >= 0}
         if len(tokens) < 2 or not wanted:
@@ -144,24 +210,39 @@ class _Phrases:
         order = np.argsort(keys, kind="stable")
         self.keys, self.at = keys[order], at[order]
 
-    def of(self, topic: int, term: int) -> tuple[tuple[int, ...], str]:
-        """A candidate's words (grown, for a phrase) and its text."""
+    def of(self, topic: int, term: int) -> tuple[tuple[int, ...], str] | None:
+        """A candidate's words (grown) and its text; None for a piece of a compound."""
         corpus = self.corpus
         a, b = (int(w) for w in corpus.words[term])
         if b < 0:
-            return (a,), corpus.spell(a)
-        key = (a * self.words + b) * self.k + topic
-        lo, hi = np.searchsorted(self.keys, [key, key + 1])
-        starts = self.at[lo:hi]
+            lo, hi = np.searchsorted(self.single_keys, [a * self.k + topic, a * self.k + topic + 1])
+            starts, phrase = self.single_at[lo:hi], [a]
+        else:
+            key = (a * self.words + b) * self.k + topic
+            lo, hi = np.searchsorted(self.keys, [key, key + 1])
+            starts, phrase = self.at[lo:hi], [a, b]
         if not len(starts):
-            return (a, b), corpus.label(term)
-        phrase, starts = _grown(self.tokens, starts, [a, b])
-        if not len(starts) or any(self.stems[w] in NEVER for w in phrase):
-            return (a, b), corpus.label(term)
-        return phrase, self._written(phrase, starts)
+            return tuple(phrase), corpus.label(term)
+        grown, at = _grown(self.tokens, corpus.hyphen_before, starts, phrase, hyphens_only=b < 0)
+        if not len(at) or any(self.never[w] for w in grown):
+            grown, at = tuple(phrase), starts
+        if self._piece(len(grown), at):
+            return None
+        return grown, self._written(grown, at)
+
+    def _piece(self, length: int, starts: np.ndarray) -> bool:
+        """Are the words at ``starts`` joined by a hyphen to a word before or after them in
+        at least ``FRAGMENT_SHARE`` of their uses ("end" of "end-to-end")?"""
+        joined = self.corpus.hyphen_before
+        after = starts + length
+        inside = after < len(joined)
+        pieces = joined[starts].copy()
+        pieces[inside] |= joined[after[inside]]
+        return bool(pieces.sum() >= FRAGMENT_SHARE * len(starts))
 
     def _written(self, phrase: tuple[int, ...], starts: np.ndarray) -> str:
-        """The phrase as most of its uses write it (each word's capitals as ``spelled``)."""
+        """The words as most of their uses in the topic write them ("models" or "model"; each
+        word's capitals as ``spelled``)."""
         corpus = self.corpus
         offsets = np.arange(len(phrase))
         surface = corpus.surface[starts[:, None] + offsets[None, :]]
@@ -178,25 +259,29 @@ class _Phrases:
         return text
 
 
-def _grown(tokens: np.ndarray, starts: np.ndarray, phrase: list[int]) -> tuple[tuple[int, ...], np.ndarray]:
+def _grown(tokens: np.ndarray, hyphen_before: np.ndarray, starts: np.ndarray, phrase: list[int],
+           hyphens_only: bool = False) -> tuple[tuple[int, ...], np.ndarray]:
     """``phrase`` (word ids), found at ``starts`` in ``tokens``, with the words that follow
-    (then precede) it in at least ``EXTEND_SHARE`` of its uses added, up to ``MAX_WORDS``;
-    and where the grown phrase starts."""
+    (then precede) it in at least ``EXTEND_SHARE`` of its uses added, up to ``MAX_WORDS``
+    (``COMPOUND_WORDS`` for a word joined by a hyphen: "zero-shot cross-lingual transfer");
+    and where the grown phrase starts. ``hyphens_only``: only words joined by a hyphen."""
     for forward in (True, False):
-        while len(phrase) < MAX_WORDS and len(starts):
+        while len(starts):
             at = starts + len(phrase) if forward else starts - 1
             inside = (at >= 0) & (at < len(tokens))
             starts, at = starts[inside], at[inside]
             neighbours = tokens[at]
-            known = neighbours[neighbours >= 0]
-            if not len(known):
+            joined = hyphen_before[at] if forward else hyphen_before[starts]
+            usable = (neighbours >= 0) & joined if hyphens_only else neighbours >= 0
+            if not usable.any():
                 break
-            values, counts = np.unique(known, return_counts=True)
+            values, counts = np.unique(neighbours[usable], return_counts=True)
             top = int(np.argmax(counts))
             word = int(values[top])
-            if counts[top] < EXTEND_SHARE * len(starts) or word in phrase:
+            keep = usable & (neighbours == word)
+            limit = COMPOUND_WORDS if (keep & joined).sum() >= EXTEND_SHARE * len(starts) else MAX_WORDS
+            if counts[top] < EXTEND_SHARE * len(starts) or word in phrase or len(phrase) >= limit:
                 break
-            keep = neighbours == word
             starts = starts[keep] if forward else starts[keep] - 1
             phrase = phrase + [word] if forward else [word] + phrase
     return tuple(phrase), starts

@@ -1,10 +1,13 @@
 """The terms of the topic model: each paper's words and two-word phrases as a TF-IDF matrix.
 
-The text is normalised exactly as for related papers (``related.terms``: accents folded,
-lower case, English and academic stop words, numbers and one-letter words out, the Porter
-stem): a word is looked up once in a memo and becomes a word id, or -1 for a word that is
-no term, as is every punctuation mark (a hyphen joins words as a space does). Phrases are
-two word ids side by side with nothing between them, as in ``related.phrases``.
+The words are those of related papers (``related.terms``: accents folded, lower case,
+English and academic stop words, numbers and one-letter words out), each reduced to its
+singular (``singular``: "networks" and "network" are one word) but not to its Porter stem,
+which makes one word of "general", "generation", "generative" and "generalization", or of
+"community" and "communication": topics need those apart. A token is looked up once in a
+memo and becomes a word id, or -1 for a word that is no term, as is every punctuation mark
+(a hyphen joins words as a space does). Phrases are two word ids side by side with nothing
+between them, as in ``related.phrases``.
 
 The whole catalog is then counted at once with numpy: every paper's title (twice: title
 words say most about a paper) and abstract become one array of word ids with -1 between
@@ -46,16 +49,20 @@ KEY_CHUNK = 10_000  # papers whose (paper, term) pairs are counted at once
 # Tokens as ``related`` finds them, by translating and splitting (much faster than a regex
 # over 100,000 abstracts): letters and digits make words (keeping their capitals, for the
 # names), any other mark is a token of its own that ends a phrase (BREAK), a hyphen is
-# HYPHEN (left out after counting the words it joins). PAPER ends a paper.
-BREAK, PAPER, HYPHEN, TITLE = b"\x00", b"\x01", b"\x02", b"\x03"
-_MARKS = {BREAK: -1, PAPER: -1, HYPHEN: -2, TITLE: -1}
-_MARKED = bytes(c if chr(c).isalnum() or chr(c).isspace() or c < 4 else 2 if chr(c) == "-" else 0 for c in range(256))
+# HYPHEN (left out after counting the words it joins), a mark that ends a sentence or a
+# clause (". ? ! :") is END. PAPER ends a paper, TITLE each copy of its title.
+BREAK, PAPER, HYPHEN, TITLE, END = b"\x00", b"\x01", b"\x02", b"\x03", b"\x04"
+_MARKS = {BREAK: -1, PAPER: -1, HYPHEN: -2, TITLE: -1, END: -1}
+_MARKED = bytes(c if chr(c).isalnum() or chr(c).isspace() or c < 5 else 2 if chr(c) == "-" else 4 if chr(c) in ".?!:"
+                else 0 for c in range(256))
 
 
 def _split(text: str) -> list[bytes]:
     """The tokens of an ASCII text (``_folded``): words, and the marks."""
     marked = text.encode("ascii").translate(_MARKED)
-    return marked.replace(BREAK, b" \x00 ").replace(HYPHEN, b" \x02 ").replace(TITLE, b" \x03 ").split()
+    for mark in (BREAK, HYPHEN, TITLE, END):
+        marked = marked.replace(mark, b" " + mark + b" ")
+    return marked.split()
 
 
 def _folded(text: str) -> str:
@@ -72,17 +79,39 @@ class _Tokens(dict):
         return index
 
 
+# Words in -s that are no plurals (and "-ies" words that are no plurals of "-y").
+SINGULAR_S = frozenset("""
+series species news physics mathematics economics linguistics statistics ethics politics robotics genetics
+dynamics kinetics acoustics optics semantics pragmatics phonetics mechanics diabetes analysis basis axis
+""".split())
+
+
+def singular(word: str) -> str:
+    """A lower-case word's singular, by its ending alone (an "S stemmer"): "networks" →
+    "network", "classes" → "class", "approaches" → "approach", "studies" → "study"; words in
+    -ss, -us, -is, -ias and those of ``SINGULAR_S`` as they are."""
+    if len(word) <= 3 or word in SINGULAR_S or word.endswith(("ss", "us", "is", "ias")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("es") and word[:-2].endswith(("ss", "x", "z", "ch", "sh", "ias")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("'s", "ys'")):
+        return word[:-1]
+    return word
+
+
 def _word_ids(tokens: _Tokens) -> tuple[np.ndarray, dict[str, int]]:
-    """The word id of each token (by index): its stem's, in order of first appearance, -1 for
-    a token that is no term and a mark, -2 for a hyphen; and the stems' ids."""
+    """The word id of each token (by index): its singular's, in order of first appearance,
+    -1 for a token that is no term and a mark, -2 for a hyphen; and the words' ids."""
     stems: dict[str, int] = {}
     ids = np.empty(len(tokens), dtype=np.int32)
     for token, index in tokens.items():
         if token in _MARKS:
             ids[index] = _MARKS[token]
             continue
-        found = terms(token.decode("ascii").lower())
-        ids[index] = stems.setdefault(found[0], len(stems)) if found else -1
+        word = token.decode("ascii").lower()
+        ids[index] = stems.setdefault(singular(word), len(stems)) if terms(word) else -1
     return ids, stems
 
 
@@ -142,6 +171,8 @@ def corpus(texts: Sequence[tuple[str, str]]) -> Corpus:
     token_paper = (np.cumsum(is_end) - is_end).astype(np.int32)
     titles = found == index[TITLE]
     in_title = np.cumsum(titles) - titles - TITLE_REPEAT * token_paper < TITLE_REPEAT
+    telling = np.bincount(found[~_case_unknown(found, index, word_of, token_paper, in_title, n)],
+                          minlength=len(index))
     hyphens = np.nonzero(tokens[1:-1] == -2)[0] + 1
     joined = _hyphenated(tokens[hyphens - 1], tokens[hyphens + 1], words)
     hyphen_before = np.zeros(len(tokens), dtype=bool)
@@ -179,7 +210,7 @@ def corpus(texts: Sequence[tuple[str, str]]) -> Corpus:
     occurrences = np.bincount(new_term, weights=tf, minlength=len(kept_terms))
     hyphened = {(int(a), int(b)) for (a, b), count in zip(term_words.tolist(), occurrences.tolist())
                 if b >= 0 and joined.get((a, b), 0) >= HYPHEN_SHARE * count}
-    spellings = Spellings(tuple(t.decode("ascii") for t in index), word_of, written, hyphened)
+    spellings = Spellings(tuple(t.decode("ascii") for t in index), word_of, written, telling, hyphened)
     return Corpus(indptr, new_term, data, kept_df.astype(np.int64), tuple(stems), spellings, term_words, tokens,
                   token_paper, found, spellings.written, hyphen_before, in_title_term)
 
@@ -214,15 +245,48 @@ def _counted(tokens: np.ndarray, token_paper: np.ndarray, in_title: np.ndarray, 
     return np.concatenate(keys), np.concatenate(counts), np.concatenate(titles)
 
 
+def _case_unknown(found: np.ndarray, index: _Tokens, word_of: np.ndarray, token_paper: np.ndarray,
+                  in_title: np.ndarray, n: int) -> np.ndarray:
+    """Which tokens' capitals say nothing of how the word is written: a Capitalised word
+    that starts a title, a sentence or a clause; every Capitalised word of a title in Title
+    Case (more of its words Capitalised than lower-case: "Neural Machine Translation for
+    ..."); every ALL-CAPS word of a title mostly in capitals. Acronyms and words with inner
+    capitals ("BERT", "LLMs", "SemEval") in other titles, and any word inside a sentence,
+    still tell."""
+    shapes = np.zeros(len(index), dtype=np.int8)  # 1 lower, 2 Capitalised, 3 ALL CAPS
+    for token, i in index.items():
+        if token.islower():
+            shapes[i] = 1
+        elif token[:1].isupper() and (len(token) == 1 or token[1:].islower()):
+            shapes[i] = 2
+        elif token.isupper() and len(token) > 1:
+            shapes[i] = 3
+    shape = shapes[found]
+    starts = np.ones(len(found), dtype=bool)
+    starts[1:] = np.isin(found[:-1], [index[PAPER], index[TITLE], index[END]])
+    counted = in_title & ~starts & (word_of[found] >= 0)
+
+    def per_title(kind: int) -> np.ndarray:
+        return np.bincount(token_paper[counted & (shape == kind)], minlength=n)
+
+    lower, capitalised, capitals = per_title(1), per_title(2), per_title(3)
+    title_case = (capitalised > lower)[token_paper]
+    shouted = (capitals > lower + capitalised)[token_paper]
+    return ((shape == 2) & (starts | (in_title & title_case))) | ((shape == 3) & in_title & shouted)
+
+
 class Spellings:
     """Words and terms as readers write them, worked out when asked (only the names need
     them): a word id's most written form, lower-cased unless the catalog mostly capitalises
-    it ("LLMs", "Bayesian"; a capital at the start of a sentence is outvoted by the rest);
-    a phrase's two words, hyphenated where the catalog mostly hyphenates them."""
+    it ("LLMs", "Bayesian") where its capitals tell (``telling``: not at the start of a
+    sentence, not in a title in Title Case: a catalog of titles alone in Title Case writes
+    "neural machine translation"); a phrase's two words, hyphenated where the catalog mostly
+    hyphenates them."""
 
-    def __init__(self, written: tuple[str, ...], word_of: np.ndarray, counts: np.ndarray,
+    def __init__(self, written: tuple[str, ...], word_of: np.ndarray, counts: np.ndarray, telling: np.ndarray,
                  hyphened: set[tuple[int, int]]):
-        self.written, self.counts, self.hyphened = written, counts, hyphened
+        self.written, self.counts, self.telling, self.hyphened = written, counts, telling, hyphened
+        self.word_of = word_of
         order = np.argsort(word_of, kind="stable")
         self.order = order
         self.bounds = np.searchsorted(word_of[order], np.arange(int(word_of.max(initial=-1)) + 2))
@@ -230,15 +294,24 @@ class Spellings:
 
     def spell(self, word: int) -> str:
         if word not in self.known:
-            tokens = self.order[self.bounds[word]:self.bounds[word + 1]]
-            counts = {self.written[t]: int(self.counts[t]) for t in tokens.tolist()}
+            tokens = self.order[self.bounds[word]:self.bounds[word + 1]].tolist()
             lower: Counter[str] = Counter()
-            for token, count in counts.items():
-                lower[token.lower()] += count
+            for t in tokens:
+                lower[self.written[t].lower()] += int(self.counts[t])
             best = max(lower.items(), key=lambda kv: (kv[1], kv[0]))[0]
-            count, top = max((count, token) for token, count in counts.items() if token.lower() == best)
-            self.known[word] = top if top != best and count > 2 * counts.get(best, 0) else best
+            telling = {self.written[t]: int(self.telling[t]) for t in tokens}
+            count, top = max((count, token) for token, count in telling.items() if token.lower() == best)
+            self.known[word] = top if top != best and count > 2 * telling.get(best, 0) else best
         return self.known[word]
+
+    def share(self, flags: np.ndarray) -> np.ndarray:
+        """For each word id, the share of its uses written as a token with ``flags`` (by
+        token index) set."""
+        words = int(self.word_of.max(initial=-1)) + 1
+        known = self.word_of >= 0
+        uses = np.bincount(self.word_of[known], weights=self.counts[known], minlength=words)
+        flagged = np.bincount(self.word_of[known], weights=self.counts[known] * flags[known], minlength=words)
+        return flagged / np.maximum(uses, 1)
 
     def label(self, a: int, b: int) -> str:
         if b < 0:

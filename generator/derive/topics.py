@@ -131,8 +131,7 @@ def find_topics(texts: Sequence[tuple[str, str]]) -> Found | None:
     centroids = model.centroids[order]
     keywords = tuple(naming.keywords[c] for c in order)
     ids = _ids([naming.keywords[c] for c in order])
-    firsts = [kw[0] if kw else names[c] for kw, c in zip(keywords, order)]
-    places = topic_layout(centroids, sizes[order].astype(np.float64), firsts)
+    places = topic_layout(centroids, sizes[order].astype(np.float64), _map_labels(keywords, [names[c] for c in order]))
     labels = tuple(rank[int(c)] for c in model.labels)
     members = [np.nonzero(model.labels == c)[0] for c in order]
     dots = []
@@ -144,6 +143,14 @@ def find_topics(texts: Sequence[tuple[str, str]]) -> Found | None:
     nearest = tuple(tuple(int(j) for j in np.argsort(-row, kind="stable")[:NEAREST] if np.isfinite(row[j]))
                     for row in similar)
     return Found(labels, ids, tuple(names[c] for c in order), keywords, places, tuple(dots), nearest)
+
+
+def _map_labels(keywords: tuple[tuple[str, ...], ...], names: list[str]) -> list[str]:
+    """Each topic's label on the map: its first keyword, or its name where another topic has
+    the same first keyword (four circles labelled "image" tell nothing apart)."""
+    firsts = [kw[0].lower() if kw else name for kw, name in zip(keywords, names)]
+    shared = Counter(firsts)
+    return [kw[0] if kw and shared[first] == 1 else name for kw, name, first in zip(keywords, names, firsts)]
 
 
 def _ids(keywords: list[tuple[str, ...]]) -> tuple[str, ...]:

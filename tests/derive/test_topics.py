@@ -9,8 +9,9 @@ from types import SimpleNamespace
 from generator.derive.charts import year_bars
 from generator.derive.topic_map import DOTS_HEIGHT, DOTS_WIDTH, MAP_HEIGHT, MAP_WIDTH, paper_dots, topic_layout
 from generator.derive.topic_model import MAX_TOPICS, topic_count
-from generator.derive.topic_names import slug
-from generator.derive.topics import find_topics
+from generator.derive.topic_names import _chosen, slug
+from generator.derive.topic_terms import corpus, singular
+from generator.derive.topics import _map_labels, find_topics
 from generator.derive.trends import series, site_trends
 from generator.derive.numeric import np
 
@@ -174,3 +175,88 @@ def test_one_year_has_counts_but_no_risers():
 
 def test_venue_series_drop_the_year():
     assert series("ICLR 2024") == "ICLR" and series("NeurIPS (2019)") == "NeurIPS" and series("2024") == "2024"
+
+
+# Catalogs of titles alone (BibTeX of a proceedings), in Title Case as proceedings write them.
+TITLE_FIELDS = {
+    "mt": ["Neural Machine Translation with {x}", "Improving Neural Machine Translation by {x}",
+           "Zero-Shot Neural Machine Translation for {x}"],
+    "qa": ["Open-Domain Question Answering with BERT and {x}", "BERT for Question Answering over {x}",
+           "Multi-View Question Answering on {x}"],
+    "det": ["Object Detection with {x}", "Real-Time Object Detection using {x}", "Weakly Supervised Object Detection in {x}"],
+}
+TITLE_FILLERS = ["Sparse Priors", "Noisy Labels", "Small Budgets", "Long Documents", "Curriculum Schedules",
+                 "Memory Banks", "Graph Priors", "Contrastive Pairs", "Synthetic Data", "Retrieval"]
+
+
+def title_texts(per_field: int = 20, seed: int = 3) -> tuple[list[tuple[str, str]], list[str]]:
+    rng = random.Random(seed)
+    texts, truth = [], []
+    for field, patterns in TITLE_FIELDS.items():
+        for i in range(per_field):
+            texts.append((rng.choice(patterns).format(x=rng.choice(TITLE_FILLERS)), ""))
+            truth.append(field)
+    return texts, truth
+
+
+def test_titles_alone_in_title_case_give_names_as_readers_write_them():
+    texts, truth = title_texts()
+    found = find_topics(texts)
+    assert found is not None
+    names = " | ".join(found.names)
+    # Title Case says nothing of how a word is written: lower case, but acronyms as written.
+    assert "Neural machine translation" in names and "object detection" in names.lower(), names
+    assert "Machine Translation" not in names and "Object Detection" not in names, names
+    assert "BERT" in " ".join(w for kw in found.keywords for w in kw), found.keywords
+    for words in found.keywords:  # pieces of hyphenated compounds never stand alone
+        assert not {"shot", "Shot", "multi", "Multi", "view", "domain", "time", "Real"} & set(words), words
+
+
+def test_a_word_is_completed_to_the_compound_it_is_mostly_part_of():
+    texts = [(f"Zero-shot {x} with sparse priors", "") for x in ("parsing", "tagging", "retrieval", "ranking")] * 4
+    texts += [(f"Convex {x} under noise", "") for x in ("bounds", "rates", "losses", "games")] * 4
+    texts += [(f"End-to-end {x} for speech", "") for x in ("models", "training", "decoding", "search")] * 2
+    texts += [(f"Speech {x} from end to end", "") for x in ("models", "training", "decoding", "search")] * 2
+    found = find_topics(texts)
+    keywords = [w.lower() for kw in found.keywords for w in kw]
+    assert "zero-shot" in keywords and "shot" not in keywords and "zero" not in keywords, found.keywords
+    assert "end" not in keywords, found.keywords  # half its uses are in "end-to-end"
+
+
+def test_singulars_not_stems_make_the_words_of_topics():
+    assert [singular(w) for w in ("networks", "classes", "approaches", "studies", "series", "biases", "analysis",
+                                  "cases", "losses")] == \
+        ["network", "class", "approach", "study", "series", "bias", "analysis", "case", "loss"]
+    found = corpus([("Text Generation with General Models", "Generative models generalize."), ("Networks", "")])
+    assert len({found.stems.index(w) for w in ("generation", "general", "generative", "network")}) == 4
+
+
+def test_a_topic_of_words_every_field_uses_is_named_by_them_not_other_papers():
+    # "Dataset" is the one word the first field's titles share, and a word of every field.
+    # (each title ends in a word of its own: no term)
+    texts = [(f"{head} {field}{i}", "") for head, field in (("A Dataset for", "tamil"), ("Convex Bounds on", "noise"),
+                                                            ("Graph Coloring of", "planar")) for i in range(10)]
+    found = find_topics(texts)
+    assert "Other papers" not in found.names and any(n.startswith("Dataset") for n in found.names), found.names
+
+
+def test_a_phrase_holding_a_better_keyword_takes_its_place():
+    phrases = SimpleNamespace(of=lambda topic, t: {1: ((10,), "word"), 2: ((10, 11, 12), "word sense disambiguation"),
+                                                   3: ((13,), "vectors"), 4: ((13, 14), "vectors space")}[t])
+    # "word sense disambiguation" scores over half of "word": it names the topic instead
+    assert _chosen(phrases, 0, [(1, 8.0), (3, 5.0), (2, 4.0)]) == ("word sense disambiguation", "vectors")
+    assert _chosen(phrases, 0, [(1, 8.0), (3, 5.0), (2, 3.9), (4, 1.0)]) == ("word", "vectors")
+
+
+def test_function_words_of_other_languages_name_no_topic():
+    texts = [(f"Une approche {x} pour la traduction de la parole", "") for x in ("neuronale", "hybride", "simple")] * 5
+    texts += [(f"Convex {x} under Noise", "") for x in ("Bounds", "Rates", "Losses")] * 5
+    found = find_topics(texts)
+    words = {w.lower() for kw in found.keywords for w in kw for w in w.split()}
+    assert not {"de", "la", "pour", "une"} & words and "traduction" in words, found.keywords
+
+
+def test_topics_that_share_a_first_keyword_are_labelled_by_their_names_on_the_map():
+    labels = _map_labels((("image", "captioning"), ("image", "super-resolution"), ("speech",), ()),
+                         ["Image, captioning", "Image, super-resolution", "Speech", "Other papers"])
+    assert labels == ["Image, captioning", "Image, super-resolution", "speech", "Other papers"]
