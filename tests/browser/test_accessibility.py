@@ -12,6 +12,9 @@ import time
 
 import pytest
 
+from generator.derive.browse import author_letters, letter_nav
+from generator.derive.urls import YEARS, year_page
+
 from ..conftest import REPO
 
 pytestmark = pytest.mark.browser
@@ -20,7 +23,7 @@ AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 
 # Page types; the pages themselves are chosen from the catalog (``page_urls``).
 NAMES = ["404", "author", "authors", "home", "paper", "paper-long-authors", "paper-provisional", "papers",
-         "reading-list", "search", "tag", "tags", "venue", "venues"]
+         "reading-list", "search", "tag", "tags", "venue", "venues", "authors-letter", "years", "year"]
 
 
 def page_urls(site) -> dict[str, str]:
@@ -41,6 +44,9 @@ def page_urls(site) -> dict[str, str]:
         "search": "/search/?q=learning",
         "reading-list": "/reading-list/",
         "404": "/404.html",
+        "authors-letter": "/" + next(link.url for link in letter_nav(author_letters(site.authors)) if link.url),
+        "years": "/" + YEARS,
+        "year": "/" + year_page(site.venues[0].ref.year),
     }
     if provisional:
         urls["paper-provisional"] = "/" + provisional[0].url
