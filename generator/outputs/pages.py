@@ -2,7 +2,14 @@
 
 URLs are stable (``derive.urls``): ``/papers/<venue>/<slug>/``, ``/venues/<id>/``,
 ``/tags/<id>/``, ``/authors/<bucket>/<slug>/`` (people with ``author_page_min_papers``
-papers), the index pages and ``/reading-list/``; each is written as ``<url>index.html``.
+papers), ``/authors/<letter>/`` (the index by family name), ``/years/<yyyy>/``, the index
+pages and ``/reading-list/``; each is written as ``<url>index.html``. The tables readers
+browse by (venues as series by year, authors by letter, papers in groups) are
+``derive.browse``'s.
+
+An author's papers are grouped by year (newest first) and a year's by venue
+(``grouped_list_pages``), ``PAGE_SIZE`` papers a page, without sort controls: the groups
+are the order.
 
 Paper lists (a venue's, a tag's, an author's, all papers) are split into pages of
 ``PAGE_SIZE`` papers, by title: the first page at the list's URL, the others at
