@@ -264,8 +264,10 @@ def list_pages(url: str, template: str, title: str, listing: PaperList,
 
 def plan_pages(site: SiteData) -> Iterator[Page]:
     table = venue_table(site.venues)
-    yield Page(HOME, "index.html", site.catalog.site.title, {
-        "home": True, "series_rows": table.largest, "series_count": len(table.rows), "years": table.years})
+    yield Page(HOME, "index.html", site.catalog.site.title, {  # all it shows: a render key, not the whole site
+        "home": True, "paper_count": len(site.papers), "venue_count": len(site.venues), "tag_count": len(site.tags),
+        "author_count": site.author_count, "tags_by_count": site.tags_by_count, "recent": site.recent,
+        "series_rows": table.largest, "series_count": len(table.rows), "years": table.years})
     for paper in site.papers:
         yield Page(paper.url, "paper.html", paper.title_plain,
                    {"paper": paper, "related": site.related.get(paper.slug, ())[:RELATED_SHOWN],
