@@ -18,20 +18,18 @@ pages with them, the templates only loop over them.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
 from ..content.series import FINDINGS, WORKSHOPS, series_of
+from .people import family_key
 from .urls import LETTERS, OTHER_LETTER, author_letter_page, series_row, year_page
 from .views import AuthorView, PaperView, VenueRef, VenueView
 
 HOME_SERIES = 12  # the home page shows the series with the most papers...
 HOME_YEARS = 6  # ...each with its latest years
 AUTHOR_SERIES_SHOWN = 12  # an author page names the series they published at most
-# Trailing words that are no family name ("Martin Luther King Jr.": King).
-_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "ph.d."})
 
 
 # ---------------------------------------------------------------------------------------
@@ -228,16 +226,6 @@ def by_venue(papers: Sequence[PaperView], table: VenueTable) -> list[tuple[str, 
 # ---------------------------------------------------------------------------------------
 # Authors A–Z
 # ---------------------------------------------------------------------------------------
-
-
-def family_key(name: str) -> tuple[str, str]:
-    """(family name, whole name), accents folded, case ignored: how the index sorts. The family
-    name is the last word, suffixes aside ("Martin Luther King Jr." -> "king")."""
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().casefold()
-    parts = [w for w in folded.replace(",", " ").split()]
-    while len(parts) > 1 and parts[-1] in _SUFFIXES:
-        parts.pop()
-    return (parts[-1] if parts else "", " ".join(folded.split()))
 
 
 def letter_of(name: str) -> str:

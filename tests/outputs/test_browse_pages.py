@@ -12,13 +12,13 @@ import pytest
 from generator.build import BuildOptions, build
 from generator.content.loader import load_catalog
 from generator.derive import urls as U
-from generator.derive.browse import (author_letters, by_year, family_key, grouped_pages, letter_of, letter_nav,
+from generator.derive.browse import (author_letters, family_key, grouped_pages, letter_of, letter_nav,
                                      venue_table)
 from generator.derive.views import derive
 from generator.outputs.pages import AUTHORS_PAGE_SIZE, PAGE_SIZE, plan_pages
 from generator.outputs.render import byline
 
-from ..conftest import ContentDir, paper_md
+from ..conftest import ContentDir
 
 VENUES = {  # id: (name, full name, year)
     "neurips-2019": ("NeurIPS 2019", "Advances in Neural Information Processing Systems 32", 2019),
