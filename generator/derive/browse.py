@@ -156,10 +156,12 @@ def series_counts(papers: Iterable[PaperView], table: VenueTable,
                   shown: int = AUTHOR_SERIES_SHOWN) -> tuple[SeriesCount, ...]:
     """The series of ``papers`` with how many each, most first (then by name), at most ``shown``."""
     counts: dict[str, int] = defaultdict(int)
+    rows: dict[str, SeriesRow] = {}
     for p in papers:
-        counts[table.row_of[p.venue.id].key] += 1
-    rows = {r.key: r for r in table.rows}
-    ordered = sorted(counts.items(), key=lambda kv: (-kv[1], rows[kv[0]].name.casefold()))
+        row = table.row_of[p.venue.id]
+        counts[row.key] += 1
+        rows[row.key] = row
+    ordered = sorted(counts.items(), key=lambda kv: (-kv[1], rows[kv[0]].name.casefold(), kv[0]))
     return tuple(SeriesCount(rows[k].name, rows[k].url, n) for k, n in ordered[:shown])
 
 
