@@ -52,6 +52,8 @@ def catalog(tmp_path: Path) -> ContentDir:
     c.add_paper("fifth", title="Fifth Paper", authors=("7 Of Nine", "张伟"), venue="foo-2020")
     c.add_paper("sixth", title="Sixth Paper", authors=("Martin Luther King Jr.",), venue="misc")
     c.add_paper("seventh", title="Seventh Paper", authors=("Martin Luther King Jr.",), venue="cvpr-2023-workshops")
+    c.add_paper("eighth", title="Eighth Paper", authors=("Ola Olsen",), venue="test-2024")
+    c.add_paper("ninth", title="Ninth Paper", authors=("Ola Olsen",), venue="test-2024")
     return c
 
 
@@ -63,7 +65,7 @@ def site(catalog):
 def test_venues_are_rows_of_series_by_year(site):
     table = venue_table(site.venues)
     rows = {r.key: r for r in table.rows}
-    assert set(rows) == {"neurips", "findings-acl", "cvpr-workshops", "foo", "misc", "test"}  # (test-2024: no papers)
+    assert set(rows) == {"neurips", "findings-acl", "cvpr-workshops", "foo", "misc", "test"}
     assert [r.name for r in table.rows] == sorted((r.name for r in table.rows), key=str.casefold)  # A–Z
     assert [c.year for c in rows["neurips"].cells] == [2020, 2019]  # newest first
     assert (rows["neurips"].name, rows["findings-acl"].name, rows["cvpr-workshops"].name) == \
@@ -75,7 +77,7 @@ def test_venues_are_rows_of_series_by_year(site):
     assert rows["neurips"].url == "venues/#series-neurips" and rows["neurips"].anchor == "series-neurips"
     assert table.row_of["neurips-2019"] is rows["neurips"]
     assert rows["neurips"].count == 2
-    assert [(y.year, y.papers, y.venues) for y in table.years] == [(2024, 0, 1), (2023, 1, 1), (2022, 1, 1),
+    assert [(y.year, y.papers, y.venues) for y in table.years] == [(2024, 2, 1), (2023, 1, 1), (2022, 1, 1),
                                                                     (2020, 3, 3), (2019, 2, 2)]
     assert table.largest[0] in (rows["neurips"], rows["foo"])
 
@@ -180,3 +182,22 @@ def test_no_folder_of_the_plan_passes_10000_entries_at_100000_papers():
     # a year's list pages: a year of 30,000 papers
     assert -(-30_000 // PAGE_SIZE) <= 10_000
     assert all(len(U.author_letter_page(letter).strip("/").split("/")[-1]) == 1 for letter in U.LETTERS)
+
+
+def test_long_grouped_lists_and_letters_page_on(site, monkeypatch):
+    from generator.derive.browse import by_year
+    from generator.outputs import pages as P
+
+    me = next(a for a in site.authors if a.ref.name == ME)
+    found = list(P.grouped_list_pages(me.ref.url, "author.html", ME, by_year(me.papers), {"own": me.ref.slug}, size=2))
+    assert [p.url for p in found] == [me.ref.url, me.ref.url + "page/2/"]
+    assert [[(g.heading, g.continued) for g in p.context["groups"]] for p in found] == [
+        [("2022", False), ("2020", False)], [("2019", False)]]
+    assert found[1].title == f"{ME} (page 2 of 2)" and found[1].context["pagination"].prev_url == me.ref.url
+    monkeypatch.setattr(P, "AUTHORS_PAGE_SIZE", 1)
+    monkeypatch.setattr(P, "AUTHORS_TOP", 2)
+    urls = [p.url for p in P.author_index_pages(site)]
+    letters = author_letters(site.authors)
+    assert urls[0] == U.AUTHORS and len(urls) == 1 + sum(len(people) for people in letters.values())
+    many = next(letter for letter, people in letters.items() if len(people) > 1)
+    assert U.author_letter_page(many) + "page/2/" in urls
