@@ -253,6 +253,11 @@ class LetterLink:
     count: int  # people with a page under it
     url: str | None  # None: nobody under this letter (the index shows it without a link)
 
+    @property
+    def is_other(self) -> bool:
+        """The page of the names that start with no letter a-z."""
+        return self.letter == OTHER_LETTER
+
 
 def letter_nav(by_letter: Mapping[str, Sequence[AuthorView]]) -> tuple[LetterLink, ...]:
     """A link per letter of the index, a-z and then the others, with its count."""
