@@ -27,6 +27,7 @@ NAMES = ["404", "author", "authors", "home", "paper", "paper-long-authors", "pap
 
 NAMES += ["authors-letter", "years", "year"]  # the browsing pages of issue 28
 
+
 def page_urls(site) -> dict[str, str]:
     regular = [p for p in site.papers if not p.provisional]
     provisional = [p for p in site.papers if p.provisional]
