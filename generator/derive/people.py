@@ -8,6 +8,7 @@ is the slug of the name the file gives them. ``derive.views`` turns these into `
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Collection, Mapping
@@ -16,6 +17,9 @@ from ..content.model import Paper, Person
 from ..content.people import FILE, spelling_owners
 from ..content.slugs import author_key
 from .urls import orcid_record
+
+# Trailing words that are no family name ("Martin Luther King Jr.": King).
+_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "phd", "ph.d."})
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,3 +77,13 @@ def unmatched_people(people: Mapping[str, Person], authors: Collection[str]) -> 
     return tuple(f"{FILE}:{person.line}: {person.name!r} is not an author of any paper, so no page shows "
                  "what the file says of them (check the spelling, or add an alias)"
                  for slug, person in people.items() if slug not in authors)
+
+
+def family_key(name: str) -> tuple[str, str]:
+    """(family name, whole name), accents folded, case ignored: how the index sorts. The family
+    name is the last word, suffixes aside ("Martin Luther King Jr." -> "king")."""
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().casefold()
+    parts = folded.replace(",", " ").split()
+    while len(parts) > 1 and parts[-1] in _SUFFIXES:
+        parts.pop()
+    return (parts[-1] if parts else "", " ".join(folded.split()))

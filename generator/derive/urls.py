@@ -15,6 +15,10 @@ feeds, sitemaps and metadata need those.
 ``venues/<id>/``                     a venue (``venue_page``)
 ``tags/<id>/``                       a tag (``tag_page``)
 ``authors/<bb>/<slug>/``             an author with a page (``author_page``; ``<bb>``: ``author_bucket``)
+``authors/<l>/``                     the authors whose family name starts with letter ``<l>`` (``a``…``z``;
+                                     ``0``: any other character: digits, other scripts; ``author_letter_page``)
+``years/``, ``years/<yyyy>/``        the years, a year's papers by venue (``year_page``)
+``venues/#series-<key>``             a series' row of the table of venues (``series_row``)
 ``topics/``, ``topics/<id>/``        the topics found in the catalog, a topic (``topic_page``)
 ``trends/``                          papers, tags and topics by year
 ``<list>page/<n>/``                  page n > 1 of a paper list (``list_page``)
@@ -33,7 +37,9 @@ feeds, sitemaps and metadata need those.
 than 54,000), and no URL moves as the catalog grows: a paper's page is in its venue's
 folder (a venue holds thousands of papers, not a catalog's hundred thousand); an author's
 in a bucket named by the first two letters or digits of their slug (``author_bucket``: at
-most 37² buckets, a few thousand authors each at 100,000 papers); the whole catalog's
+most 37² buckets, a few thousand authors each at 100,000 papers); beside them in ``authors/`` the 27
+one-character letter pages of the index (a letter with more than a page of names pages on
+in its own ``page/`` folder); ``years/`` a folder per year; the whole catalog's
 exports are a file per year, always (one gzip file passes Cloudflare's 25 MiB at ~100,000
 papers, and a URL must not depend on a size). ``page`` is not a venue id: ``papers/page/<n>/``
 are the pages of the list of all papers (``content.schema.RESERVED_VENUE_IDS``).
@@ -69,6 +75,7 @@ SEARCH = "search/"
 NOT_FOUND = "404.html"
 TOPICS = "topics/"
 TRENDS = "trends/"
+YEARS = "years/"
 
 
 def paper_page(venue_id: str, slug: str) -> str:
@@ -110,6 +117,28 @@ def author_page(slug: str) -> str:
     """An author's page: ``authors/<bucket>/<slug>/``. Only people with at least
     ``author_page_min_papers`` papers have one (``derive.views.AuthorRef.url``)."""
     return author_page_at(author_path(slug))
+
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+OTHER_LETTER = "0"  # the letter page of family names that start with no letter a-z (digits, other scripts)
+
+
+def author_letter_page(letter: str) -> str:
+    """The authors whose family name starts with ``letter`` (a-z, else ``OTHER_LETTER``):
+    ``authors/<l>/``. One character, so never an author bucket (two) nor ``page``."""
+    if len(letter) != 1 or letter not in LETTERS + OTHER_LETTER:
+        raise ValueError(f"not a letter of the authors' index: {letter!r}")
+    return f"{AUTHORS}{letter}/"
+
+
+def series_row(key: str) -> str:
+    """A series' row of the table of venues: ``venues/#series-<key>`` (``derive.browse``)."""
+    return f"{VENUES}#series-{key}"
+
+
+def year_page(year: int) -> str:
+    """A year's papers, by venue: ``years/2019/``."""
+    return f"{YEARS}{year:04d}/"
 
 
 def topic_page(topic_id: str) -> str:

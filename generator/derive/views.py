@@ -10,7 +10,6 @@ templates: templates only read attributes of these views, never the model's inte
 from __future__ import annotations
 
 import itertools
-import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
@@ -23,7 +22,7 @@ from ..cache import cached_call, cached_map
 from .related import inputs_digest, related_indices
 from .topics import TopicData, site_topics
 from .trends import Trends, site_trends
-from .people import Profile, author_slugs, profile, spellings_of, unmatched_people
+from .people import Profile, author_slugs, family_key, profile, spellings_of, unmatched_people
 from .urls import SCHOLAR_NAME, SCHOLAR_SEARCH, author_page, author_path, paper_page, scholar_search, tag_page, venue_page
 from .urls import pdf_url as derived_pdf_url
 from ..text import TextFallback, collect_fallbacks, excerpt, plain_text, render_abstract, render_title
@@ -293,7 +292,7 @@ def derive(catalog: Catalog) -> SiteData:
                 )
                 for ref in author_refs.values() if ref.has_page
             ),
-            key=lambda a: (_family_key(a.ref.name), a.ref.slug),
+            key=lambda a: (family_key(a.ref.name), a.ref.slug),
         )
     )
     topics = site_topics(views, {v.id: v.year for v in catalog.venues.values()}, _ref_counts)
@@ -447,12 +446,6 @@ def _author_refs(spellings: Mapping[str, Counter[str]], people: Mapping[str, Per
         refs[key] = (AuthorRef(person.name, key, profile(person), page) if person
                      else AuthorRef(names.most_common(1)[0][0], key, None, page))
     return refs
-
-
-def _family_key(name: str) -> tuple[str, str]:
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().casefold()
-    parts = folded.split()
-    return (parts[-1] if parts else "", folded)
 
 
 def _counts(items: Iterable) -> tuple[Count, ...]:

@@ -2,7 +2,14 @@
 
 URLs are stable (``derive.urls``): ``/papers/<venue>/<slug>/``, ``/venues/<id>/``,
 ``/tags/<id>/``, ``/authors/<bucket>/<slug>/`` (people with ``author_page_min_papers``
-papers), the index pages and ``/reading-list/``; each is written as ``<url>index.html``.
+papers), ``/authors/<letter>/`` (the index by family name), ``/years/<yyyy>/``, the index
+pages and ``/reading-list/``; each is written as ``<url>index.html``. The tables readers
+browse by (venues as series by year, authors by letter, papers in groups) are
+``derive.browse``'s.
+
+An author's papers are grouped by year (newest first) and a year's by venue
+(``grouped_list_pages``), ``PAGE_SIZE`` papers a page, without sort controls: the groups
+are the order.
 
 Paper lists (a venue's, a tag's, an author's, all papers) are split into pages of
 ``PAGE_SIZE`` papers, by title: the first page at the list's URL, the others at
@@ -21,11 +28,15 @@ from typing import Any, Iterator, Sequence
 
 from ..content.model import PRESENTATIONS
 from ..derive.views import LIST_CONTROLS_MIN, Count, PaperList, PaperView, SiteData, paper_list
-from ..derive.urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, TOPICS, TRENDS, VENUES, author_page,
-                   list_page, output_path, reading_list_data, section, tag_page, topic_page, venue_page)
+from ..derive.browse import (VenueTable, author_letters, by_venue, by_year, grouped_pages, letter_nav, series_counts,
+                             venue_table)
+from ..derive.urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, TOPICS, TRENDS, VENUES, YEARS,
+                           author_letter_page, author_page, list_page, output_path, reading_list_data, section, tag_page,
+                           topic_page, venue_page, year_page)
 
 PAGE_SIZE = 100  # papers per list page
-AUTHORS_PAGE_SIZE = 1000  # names per page of the author index
+AUTHORS_PAGE_SIZE = 1000  # names per page of a letter of the author index
+AUTHORS_TOP = 24  # the author index's first page names the people with the most papers
 READING_LIST_SHARD = 100  # papers per reading-list data file (the page fetches only the files it needs)
 RELATED_SHOWN = 3  # related papers a paper's page lists (the most similar first)
 WINDOW = 2  # page links shown on each side of the current page
@@ -252,15 +263,21 @@ def list_pages(url: str, template: str, title: str, listing: PaperList,
 
 
 def plan_pages(site: SiteData) -> Iterator[Page]:
-    yield Page(HOME, "index.html", site.catalog.site.title, {"home": True})
+    table = venue_table(site.venues)
+    yield Page(HOME, "index.html", site.catalog.site.title, {  # all it shows: a render key, not the whole site
+        "home": True, "paper_count": len(site.papers), "venue_count": len(site.venues), "tag_count": len(site.tags),
+        "author_count": site.author_count, "tags_by_count": site.tags_by_count, "recent": site.recent,
+        "series_rows": table.largest, "series_count": len(table.rows), "years": table.years})
     for paper in site.papers:
         yield Page(paper.url, "paper.html", paper.title_plain,
                    {"paper": paper, "related": site.related.get(paper.slug, ())[:RELATED_SHOWN],
                     "topic": site.topics.of(paper.slug) if site.topics else None})
-    yield Page(VENUES, "venues.html", "Venues")
+    yield Page(VENUES, "venues.html", "Venues", {"table": table})
     for venue in site.venues:
         yield from list_pages(venue_page(venue.ref.id), "venue.html", venue.ref.name, paper_list(venue.papers),
-                              {"venue": venue, "topic_mix": site.topics.mix(venue.ref.id) if site.topics else ()})
+                              {"venue": venue, "topic_mix": site.topics.mix(venue.ref.id) if site.topics else (),
+                               "series": table.row_of[venue.ref.id], "year_url": year_page(venue.ref.year)})
+    yield from year_pages(site, table)
     yield Page(TAGS, "tags.html", "Tags")
     for tag in site.tags:
         yield from list_pages(tag_page(tag.ref.id), "tag.html", tag.ref.name,
@@ -272,13 +289,11 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
         yield from list_pages(topic_page(topic.ref.id), "topic.html", topic.ref.name, paper_list(topic.papers),
                               {"topic": topic})
     yield Page(TRENDS, "trends.html", "Trends", {"trends": site.trends})
-    for p in paginate(AUTHORS, len(site.authors), AUTHORS_PAGE_SIZE):
-        yield Page(list_page(AUTHORS, p.number), "authors.html",
-                   "Authors" if p.number == 1 else f"Authors (page {p.number} of {p.count})",
-                   {"authors": site.authors[p.first - 1:p.last], "pagination": p if p.count > 1 else None})
+    yield from author_index_pages(site)
     for author in site.authors:  # the people with a page
-        yield from list_pages(author_page(author.ref.slug), "author.html", author.ref.name,
-                              paper_list(author.papers), {"author": author})
+        yield from grouped_list_pages(author_page(author.ref.slug), "author.html", author.ref.name, by_year(author.papers),
+                                      {"author": author, "own": author.ref.slug,
+                                       "series": series_counts(author.papers, table)})
     yield from list_pages(PAPERS, "papers.html", "All papers", paper_list(site.papers))
     shards = reading_list_shards(site)
     yield Page(READING_LIST, "reading_list.html", "Reading list",
@@ -287,6 +302,55 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
         yield Page(reading_list_data(number), "reading_list_data.json", "", {"papers": papers})
     yield Page(SEARCH, "search.html", "Search")
     yield Page(NOT_FOUND, "404.html", "Page not found")
+
+
+def grouped_list_pages(url: str, template: str, title: str, groups, context: dict[str, Any],
+                       size: int = PAGE_SIZE) -> Iterator[Page]:
+    """The pages of a list of papers in groups (``browse.grouped_pages``): ``groups`` (this
+    page's ``PaperGroup``s), ``total`` and ``pagination`` (None on one page) join ``context``."""
+    total = sum(len(papers) for _, _, papers in groups)
+    chunks = grouped_pages(groups, size)
+    for p, chunk in zip(paginate(url, total, size), chunks):
+        page_title = title if p.number == 1 else f"{title} (page {p.number} of {p.count})"
+        yield Page(list_page(url, p.number), template, page_title,
+                   {**context, "groups": chunk, "total": total, "pagination": p if p.count > 1 else None})
+
+
+def year_pages(site: SiteData, table: VenueTable) -> Iterator[Page]:
+    """``years/``: the years with their papers and venues; ``years/<yyyy>/``: a year's papers by venue."""
+    yield Page(YEARS, "years.html", "Years", {"years": table.years})
+    of_year: dict[int, list[PaperView]] = {y.year: [] for y in table.years}
+    for p in site.papers:
+        of_year[p.venue.year].append(p)
+    for i, y in enumerate(table.years):
+        newer = table.years[i - 1] if i else None
+        older = table.years[i + 1] if i + 1 < len(table.years) else None
+        venues = tuple(row for row in table.rows if any(c.year == y.year for c in row.cells))
+        yield from grouped_list_pages(year_page(y.year), "year.html", str(y.year), by_venue(of_year[y.year], table),
+                                      {"year": y, "newer": newer, "older": older, "own": None,
+                                       "venues": tuple(c for row in venues for c in row.cells if c.year == y.year)})
+
+
+def author_index_pages(site: SiteData) -> Iterator[Page]:
+    """``authors/``: the letters with their counts and the people with the most papers;
+    ``authors/<l>/``: a letter's people by family name, ``AUTHORS_PAGE_SIZE`` a page."""
+    letters = author_letters(site.authors)
+    nav = letter_nav(letters)
+    top = tuple(sorted(site.authors, key=lambda a: (-len(a.papers), a.ref.name.casefold(), a.ref.slug))[:AUTHORS_TOP])
+    yield Page(AUTHORS, "authors.html", "Authors",
+               {"letters": nav, "letter": None, "authors": top, "total": len(site.authors),
+                "author_count": site.author_count, "pagination": None})
+    for link in nav:
+        people = letters.get(link.letter, ())
+        if not people:
+            continue
+        base = author_letter_page(link.letter)
+        for p in paginate(base, len(people), AUTHORS_PAGE_SIZE):
+            title = f"Authors: {link.label}" + ("" if p.number == 1 else f" (page {p.number} of {p.count})")
+            yield Page(list_page(base, p.number), "authors.html", title,
+                       {"letters": nav, "letter": link, "authors": tuple(people[p.first - 1:p.last]),
+                        "total": len(site.authors), "author_count": site.author_count,
+                        "pagination": p if p.count > 1 else None})
 
 
 def shard_of(slug: str, count: int) -> int:

@@ -14,7 +14,7 @@ from weakref import WeakKeyDictionary
 from jinja2 import BytecodeCache, Environment, FileSystemLoader, StrictUndefined, TemplateNotFound, pass_context
 from jinja2.bccache import Bucket
 from jinja2.runtime import Context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .. import __version__
 from .citations import Citation, CitationIndex
@@ -180,17 +180,17 @@ class PaperItems:
     def __init__(self, globals_: dict[str, object], ranks: dict[str, SortRanks]):
         self.globals = globals_
         self.ranks = ranks
-        self.html: WeakKeyDictionary[Environment, dict[tuple[str, bool], Markup]] = WeakKeyDictionary()
+        self.html: WeakKeyDictionary[Environment, dict[tuple[str, bool, str | None], Markup]] = WeakKeyDictionary()
 
-    def render(self, env: Environment, paper: PaperView, sortable: bool = False) -> Markup:
-        key = (paper.slug, sortable)
+    def render(self, env: Environment, paper: PaperView, sortable: bool = False, own: str | None = None) -> Markup:
+        key = (paper.slug, sortable, own)
         rendered = self.html.get(env)
         if rendered is None:
             rendered = self.html[env] = {}
         html = rendered.get(key)
         if html is None:
             html = Markup(env.get_template(self.TEMPLATE).render(**self.globals, p=paper, ranks=self.ranks[paper.slug],
-                                                                 byline=byline(paper), sortable=sortable))
+                                                                 byline=byline(paper, own), sortable=sortable))
             rendered[key] = html
         return html
 
@@ -199,14 +199,28 @@ BYLINE_HEAD = 2  # a list item's byline names this many authors, then "…" and 
 BYLINE_MAX = 4  # ...when the paper has more than this many
 
 
-def byline(paper: PaperView) -> str:
+def byline(paper: PaperView, own: str | None = None) -> str:
     """A list item's authors as one line of text: "A, B, C, D", or past ``BYLINE_MAX`` names
     "A, B, … Z" (the first ``BYLINE_HEAD`` and the last); the paper's page names and links
-    them all."""
+    them all. ``own``: the slug of the author whose page lists the paper: their name is always
+    in the line ("A, B, … Own, … Z"), in <strong> (the line is then Markup)."""
     names = [a.name for a in paper.authors]
-    if len(names) > BYLINE_MAX:
-        return ", ".join(names[:BYLINE_HEAD]) + ", … " + names[-1]
-    return ", ".join(names)
+    if own is None:
+        if len(names) > BYLINE_MAX:
+            return ", ".join(names[:BYLINE_HEAD]) + ", … " + names[-1]
+        return ", ".join(names)
+    marked = [Markup("<strong class=\"own-name\">{}</strong>").format(a.name) if a.slug == own else escape(a.name)
+              for a in paper.authors]
+    last = len(names) - 1
+    if len(names) <= BYLINE_MAX:
+        return Markup(", ").join(marked)
+    mine = [i for i, a in enumerate(paper.authors) if a.slug == own and BYLINE_HEAD <= i < last][:1]
+    shown = [*range(BYLINE_HEAD), *mine, last]
+    parts = [marked[shown[0]]]
+    for before, i in zip(shown, shown[1:]):
+        parts.append(Markup(", ") if i == before + 1 else Markup(", … "))
+        parts.append(marked[i])
+    return Markup("").join(parts)
 
 
 # Filters for the scholarly metadata: templates stay free of logic, they only print
@@ -220,13 +234,14 @@ def citation_filter(context: Context, paper: PaperView) -> Citation:
 
 
 @pass_context
-def paper_item_filter(context: Context, paper: PaperView, sortable: bool = False) -> Markup:
-    """``paper|paper_item(sortable)``: the paper's list item, rendered once per build (see
-    PaperItems); ``sortable`` for a list with sort and filter controls."""
+def paper_item_filter(context: Context, paper: PaperView, sortable: bool = False, own: str | None = None) -> Markup:
+    """``paper|paper_item(sortable, own)``: the paper's list item, rendered once per build (see
+    PaperItems); ``sortable`` for a list with sort and filter controls, ``own`` the slug of the
+    author whose page it is on (their name marked in the byline)."""
     items = context.get("paper_items")
     if not isinstance(items, PaperItems):
         raise TypeError("the paper_item filter needs the 'paper_items' global (see site_globals)")
-    return items.render(context.environment, paper, bool(sortable))
+    return items.render(context.environment, paper, bool(sortable), own)
 
 
 @pass_context

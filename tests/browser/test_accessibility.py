@@ -12,6 +12,9 @@ import time
 
 import pytest
 
+from generator.derive.browse import author_letters, letter_nav
+from generator.derive.urls import YEARS, year_page
+
 from ..conftest import REPO
 
 pytestmark = pytest.mark.browser
@@ -21,6 +24,8 @@ AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 # Page types; the pages themselves are chosen from the catalog (``page_urls``).
 NAMES = ["404", "author", "authors", "home", "paper", "paper-long-authors", "paper-provisional", "papers",
          "reading-list", "search", "tag", "tags", "topic", "topics", "trends", "venue", "venues"]
+
+NAMES += ["authors-letter", "years", "year"]  # the browsing pages of issue 28
 
 
 def page_urls(site) -> dict[str, str]:
@@ -48,6 +53,9 @@ def page_urls(site) -> dict[str, str]:
         urls["trends"] = "/trends/"
     if provisional:
         urls["paper-provisional"] = "/" + provisional[0].url
+    urls["authors-letter"] = "/" + next(link.url for link in letter_nav(author_letters(site.authors)) if link.url)
+    urls["years"] = "/" + YEARS
+    urls["year"] = "/" + year_page(site.venues[0].ref.year)
     return urls
 
 

@@ -12,6 +12,7 @@ from generator.content.loader import load_catalog
 from generator.content.model import SiteConfig
 from generator.derive.views import derive, paper_list
 from generator.derive import urls as U
+from generator.derive.browse import author_letters
 from generator.outputs.citations import CitationIndex
 from generator.outputs.exports import build_exports, sitemap_pages
 from generator.outputs.pages import AUTHORS_PAGE_SIZE, PAGE_SIZE, list_pages, plan_pages, reading_list_shards
@@ -37,6 +38,18 @@ def test_page_paths_of_every_kind():
     assert U.author_page_at("ad/ada-lovelace") == U.author_page("ada-lovelace")
     assert U.reading_list_data(0) == "reading-list/data/0.json"
     assert U.reading_list_data(12) == "reading-list/data/12.json"
+
+
+def test_letter_and_year_pages():
+    assert U.author_letter_page("a") == "authors/a/" and U.author_letter_page(U.OTHER_LETTER) == "authors/0/"
+    assert U.list_page(U.author_letter_page("s"), 2) == "authors/s/page/2/"
+    for letter in U.LETTERS + U.OTHER_LETTER:  # one character: never an author's bucket (two) nor "page"
+        assert len(U.author_letter_page(letter).split("/")[1]) == 1
+    for bad in ("", "ab", "A", "-", "_"):
+        with pytest.raises(ValueError):
+            U.author_letter_page(bad)
+    assert U.YEARS == "years/" and U.year_page(2019) == "years/2019/"
+    assert U.series_row("neurips") == "venues/#series-neurips"
 
 
 def test_pages_of_a_list():
@@ -159,7 +172,12 @@ def test_every_page_of_the_plan_is_at_its_path(bundled):
     expected = {U.HOME, U.VENUES, U.TAGS, U.READING_LIST, U.SEARCH, U.NOT_FOUND}
     expected |= {U.paper_page(v.venue.id, v.slug) for v in bundled.papers}
     expected |= pages_of(U.PAPERS, len(bundled.papers))
-    expected |= pages_of(U.AUTHORS, len(bundled.authors), AUTHORS_PAGE_SIZE)
+    expected.add(U.AUTHORS)
+    for letter, people in author_letters(bundled.authors).items():
+        expected |= pages_of(U.author_letter_page(letter), len(people), AUTHORS_PAGE_SIZE)
+    years = {v.ref.year for v in bundled.venues}
+    expected |= {U.YEARS} | {U.year_page(y) for y in years}  # (a year of fewer than PAGE_SIZE papers here)
+    assert all(len([p for p in bundled.papers if p.venue.year == y]) <= PAGE_SIZE for y in years)
     for venue in bundled.venues:
         expected |= pages_of(U.venue_page(venue.ref.id), len(venue.papers))
     for tag in bundled.tags:
