@@ -63,7 +63,7 @@
   // the Tab order, the button is out of it too.
   function addSaveButton(item) {
     if (item.querySelector(".save-button")) return;
-    var link = item.querySelector(".paper-item-title a[href]");
+    var link = item.querySelector(":scope > h3 a[href]");
     if (!link) return;
     var path = link.getAttribute("href").replace(/[?#].*$/, "").replace(/\/+$/, "");
     var slug = path.slice(path.lastIndexOf("/") + 1);
