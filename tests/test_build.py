@@ -159,9 +159,9 @@ def test_pages_under_a_subpath_link_with_its_prefix(subpath_site):
 
 
 def test_search_index_loads_and_finds_distinctive_words(site):
-    from .outputs.search_engine import SearchEngine
+    from .outputs.search_engine import SearchEngine, site_search_files
 
-    files = {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in (site / "search").rglob("*.json")}
+    files = site_search_files(site)
     engine = SearchEngine(files)
     assert set(engine.refs.values()) == set(PAPERS)
     cases = {

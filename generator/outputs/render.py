@@ -83,6 +83,8 @@ def make_environment(templates_dir: Path) -> Environment:
         keep_trailing_newline=True,
         auto_reload=False,  # one environment per build: no stat() of the template per use
     )
+    # `tojson` without spaces after separators (the reading list's data files: ~8% of their bytes)
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
     env.filters["citation"] = citation_filter
     env.filters["paper_item"] = paper_item_filter
     env.filters["feeds"] = feeds_filter
