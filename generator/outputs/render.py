@@ -94,6 +94,12 @@ def make_environment(templates_dir: Path) -> Environment:
     return env
 
 
+# The main navigation of every page (templates/base.html): (section, label); a section's
+# index is at "<section>/".
+NAV = (("papers", "Papers"), ("venues", "Venues"), ("tags", "Tags"), ("topics", "Topics"), ("trends", "Trends"),
+       ("authors", "Authors"), ("reading-list", "Reading list"))
+
+
 def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict[str, object]:
     """Values every template can use; computed once per build.
 
@@ -119,6 +125,7 @@ def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict
         # the catalog's yearly files with their sizes (catalog.CatalogFile), which the
         # pipeline sets once they are written: the first page of all papers lists them
         "catalog_files": (),
+        "nav": NAV,
     }
     globals_["paper_items"] = PaperItems(dict(globals_), sort_ranks(site.papers))
     return globals_
