@@ -5,8 +5,8 @@
 
 Parts are the site's sections (``papers/``, ``authors/``, ``tags/``, ``venues/``,
 ``search/``, ...) split by what the files are (pages, BibTeX, feeds, data), and the
-top-level files (``papers.json``, the catalog's yearly ``papers-<year>.*.gz``, ``sitemap.xml``,
-...). For each: the bytes of its files, how many, and what they cost in a tar archive.
+top-level files (``papers.json``, the catalog's yearly ``papers-<year>.*.gz``, the sitemap
+index ``sitemap.xml`` and its ``sitemap-<n>.xml.gz``, ...). For each: the bytes of its files, how many, and what they cost in a tar archive.
 
 **The tar size** is what GitHub Pages counts against its 1 GB (the site is uploaded as a tar,
 ``actions/upload-pages-artifact``, not compressed): GNU tar's default format, as
@@ -61,7 +61,7 @@ def part_of(rel: str) -> str:
         if head.startswith("papers-") and head.endswith(".json.gz"):
             return "papers-<year>.json.gz"
         if head.startswith("sitemap"):
-            return "sitemap*.xml"
+            return "sitemap*.xml(.gz)"
         return rel  # a top-level file
     if head in ("search", "static", "reading-list"):
         return head + "/"

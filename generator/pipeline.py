@@ -28,7 +28,7 @@ from .outputs.page_keys import PageKeys
 from .outputs.pages import Page, plan_pages
 from .parallel import Task, default_jobs, frozen_heap, jobs_chosen, run_tasks
 from .outputs.render import make_environment, render_page, site_globals
-from .outputs.search import build_search
+from .outputs.search import build_search, stored_files
 from .errors import OutputError
 from .options import LUNR_JS_OUTPUT, BuildOptions, BuildReport, Sources
 from .write.freshness import Inputs
@@ -139,8 +139,8 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
     rest = [page for page in pages if page.url != PAPERS]
 
     def exports(out: SiteWriter) -> int:
-        for path, text in iter_exports(site, citations):
-            out.write_text(path, text)
+        for path, data in iter_exports(site, citations):
+            write_data(out, path, data)
         sizes = {}
         for path, data in catalog_exports(site, citations):
             out.write_bytes(path, data)
@@ -150,7 +150,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
 
     jobs = options.jobs if options.jobs is not None else default_jobs(total)
     with frozen_heap(), atomic_output(options.output, fingerprint=inputs.token) as out:
-        tasks: list[Task] = [_write_files(lambda: build_search(site).items()), exports]
+        tasks: list[Task] = [_write_files(lambda: stored_files(build_search(site))), exports]
         if derived is reuse and output_content == inputs.content:
             page_paths = {page.output_path for page in pages}
             if out.keep_previous(lambda path: path not in page_paths and not path.startswith(STATIC + "/")):
@@ -194,10 +194,10 @@ class PageRenderer:
         return task
 
 
-def _write_files(make: Callable[[], Iterable[tuple[str, str]]]) -> Task:
+def _write_files(make: Callable[[], Iterable[tuple[str, str | bytes]]]) -> Task:
     def task(out: SiteWriter) -> int:
-        for path, text in make():
-            out.write_text(path, text)
+        for path, data in make():
+            write_data(out, path, data)
         return 0
     return task
 
@@ -237,3 +237,11 @@ def refresh_static(options: BuildOptions, sources: Sources, inputs: str, report:
     report.bytes_written = out.bytes_written
     report.files_changed = out.files_changed
     return True
+
+
+def write_data(out: SiteWriter, path: str, data: str | bytes) -> None:
+    """A file of the site: text (UTF-8), or bytes (the gzip files of the search and exports)."""
+    if isinstance(data, bytes):
+        out.write_bytes(path, data)
+    else:
+        out.write_text(path, data)

@@ -48,7 +48,7 @@ def test_new_writes_a_catalog_that_builds_with_the_defaults(tmp_path):
     result = run("build", cwd=catalog)
     assert result.exit_code == 0, result.output
     site = catalog / "site"
-    for page in ("index.html", "404.html", "papers/index.html", "search/index.html", "search/docs/0.json",
+    for page in ("index.html", "404.html", "papers/index.html", "search/index.html", "search/docs/0.json.gz",
                  "static/vendor/lunr.min.js", "venues/iclr-2024/index.html", "tags/optimization/index.html"):
         assert (site / page).is_file(), page
     paper = next((site / "papers").glob("*/*/index.html")).read_text(encoding="utf-8")

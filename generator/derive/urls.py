@@ -29,8 +29,8 @@ feeds, sitemaps and metadata need those.
 ``papers-<year>.bib.gz``             the catalog's BibTeX (``catalog_bib``) and data
 ``papers-<year>.json.gz``            (``catalog_json``), a file a year, gzip
 ``papers.json``                      the catalog's index: site, venues, tags, the files above
-``feed.xml``, ``sitemap.xml``,       the catalog's Atom feed, the sitemap (``sitemap-<n>.xml``
-``robots.txt``                       past 50,000 URLs), robots.txt
+``feed.xml``, ``sitemap.xml``,       the catalog's Atom feed, the sitemap index (its sitemaps:
+``robots.txt``                       ``sitemap-<n>.xml.gz``, 50,000 URLs each), robots.txt
 ===================================  ==============================================
 
 **No folder grows past ~10,000 entries** (Netlify refuses a deploy with a folder of more
@@ -209,8 +209,8 @@ def tag_feed_path(tag_id: str) -> str:
 
 
 def sitemap_part(number: int) -> str:
-    """Sitemap file ``number`` (1-based) of a sitemap index."""
-    return f"sitemap-{number}.xml"
+    """Sitemap file ``number`` (1-based) of the sitemap index ``sitemap.xml``, gzip."""
+    return f"sitemap-{number}.xml.gz"
 
 
 # ---------------------------------------------------------------------------------------

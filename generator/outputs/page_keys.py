@@ -44,7 +44,7 @@ from .pages import ListControls, Page, SortRanks
 # Site globals a template may read: plain values, digested into every key. The others
 # (``data``, ``citations``, ``paper_items``) reach the whole site.
 PLAIN_GLOBALS = ("config", "base", "absolute_base", "link_labels", "generator_version", "shell", "item_template",
-                 "find_engine", "find_pattern")
+                 "find_engine", "find_pattern", "nav")
 ITEM_FILTER = "paper_item"  # a filter that renders ITEM_TEMPLATE (``render.PaperItems``)
 ITEM_TEMPLATE = "partials/paper_item.html"
 

@@ -83,6 +83,8 @@ def make_environment(templates_dir: Path) -> Environment:
         keep_trailing_newline=True,
         auto_reload=False,  # one environment per build: no stat() of the template per use
     )
+    # `tojson` without spaces after separators (the reading list's data files: ~8% of their bytes)
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
     env.filters["citation"] = citation_filter
     env.filters["paper_item"] = paper_item_filter
     env.filters["feeds"] = feeds_filter
@@ -90,6 +92,12 @@ def make_environment(templates_dir: Path) -> Environment:
     env.filters["reading_list_records"] = reading_list_records_filter
     env.loader.read_all(env)  # type: ignore[union-attr]
     return env
+
+
+# The main navigation of every page (templates/base.html): (section, label); a section's
+# index is at "<section>/".
+NAV = (("papers", "Papers"), ("venues", "Venues"), ("tags", "Tags"), ("topics", "Topics"), ("trends", "Trends"),
+       ("authors", "Authors"), ("reading-list", "Reading list"))
 
 
 def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict[str, object]:
@@ -117,6 +125,7 @@ def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict
         # the catalog's yearly files with their sizes (catalog.CatalogFile), which the
         # pipeline sets once they are written: the first page of all papers lists them
         "catalog_files": (),
+        "nav": NAV,
     }
     globals_["paper_items"] = PaperItems(dict(globals_), sort_ranks(site.papers))
     return globals_

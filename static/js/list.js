@@ -32,7 +32,7 @@
 
   var PARTS = "a[href], button, summary, input, select, textarea, [tabindex]";
 
-  function titleOf(item) { return item.querySelector(".paper-item-title a"); }
+  function titleOf(item) { return item.querySelector(":scope > h3 a"); }
   function itemsOf() { return Array.prototype.filter.call(list.children, function (li) { return li.matches(".paper-item"); }); }
   function parts(item) { return Array.prototype.slice.call(item.querySelectorAll(PARTS)); }
 

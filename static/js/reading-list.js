@@ -63,7 +63,7 @@
   // the Tab order, the button is out of it too.
   function addSaveButton(item) {
     if (item.querySelector(".save-button")) return;
-    var link = item.querySelector(".paper-item-title a[href]");
+    var link = item.querySelector(":scope > h3 a[href]");
     if (!link) return;
     var path = link.getAttribute("href").replace(/[?#].*$/, "").replace(/\/+$/, "");
     var slug = path.slice(path.lastIndexOf("/") + 1);
@@ -97,18 +97,31 @@
     navLink.appendChild(document.createTextNode(" "));
     navLink.appendChild(count);
   }
-  // A paper page's own button names no paper (each name is said once on a page): it is the
-  // page's, the last segment of its canonical URL, with the title of its citation_title.
-  Array.prototype.forEach.call(document.querySelectorAll(".paper-header .save-button:not([data-slug])"), function (button) {
+  // A paper page's own button is made here, at the end of its actions (without JavaScript
+  // there is no reading list, and a page written for each of a catalog's papers is smaller
+  // without it): it is the page's paper, the last segment of its canonical URL, with the
+  // title of its citation_title (each name is said once on a page).
+  (function () {
+    var actions = document.querySelector(".paper-header .paper-actions");
     var canonical = document.querySelector('link[rel="canonical"]');
     var title = document.querySelector('meta[name="citation_title"]');
-    if (!canonical) return;
+    if (!actions || !canonical) return;
     var path = new URL(canonical.getAttribute("href"), location.href).pathname.replace(/\/+$/, "");
     var slug = path.slice(path.lastIndexOf("/") + 1);
     if (!SLUG.test(slug)) return;
+    var button = actions.querySelector(".save-button"); // (a theme's own paper.html may have one)
+    if (!button) {
+      button = document.createElement("button");
+      button.type = "button";
+      button.className = "save-button";
+      button.hidden = true;
+      button.setAttribute("aria-pressed", "false");
+      button.textContent = "Save";
+      actions.appendChild(button);
+    }
     button.setAttribute("data-slug", slug);
     button.setAttribute("data-title", title ? title.getAttribute("content") : slug);
-  });
+  })();
   addSaveButtons(document);
 
   function syncButton(button, entry) {

@@ -700,9 +700,26 @@
   Service.prototype.fetchAll = function (folder, numbers, add) {
     var self = this;
     return Promise.all(numbers.map(function (n) {
-      return self.get("search/" + folder + "/" + n + ".json").then(function (data) { add(n, data); });
+      return self.get("search/" + folder + "/" + n + ".json.gz").then(function (data) { add(n, data); });
     }));
   };
+
+  // `fetchJSON(url)` of the page and the worker: the parsed JSON of a file of the site. The
+  // numbered dictionary, postings and title files are gzip (`<n>.json.gz`, a third of their
+  // size: generator/outputs/search/stored.py), as static hosts serve them: the bytes of the
+  // file, unpacked here (DecompressionStream); a host that sends them unpacked already
+  // (Content-Encoding: gzip) gives JSON, read as it is.
+  function fetchJSON(url) {
+    return fetch(url).then(function (response) {
+      if (!response.ok) throw new Error(url + ": HTTP " + response.status);
+      if (!/\.gz(\?|$)/.test(url)) return response.json();
+      return response.arrayBuffer().then(function (buffer) {
+        var bytes = new Uint8Array(buffer);
+        if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return JSON.parse(new TextDecoder().decode(bytes));
+        return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).json();
+      });
+    });
+  }
 
   // Answers a query once its files are loaded; a file that fails gives the error state.
   Service.prototype.answer = function (message) {
@@ -823,6 +840,7 @@
     Folder: Folder,
     Engine: Engine,
     Service: Service,
+    fetchJSON: fetchJSON,
     queryUnits: queryUnits,
     stem: stem,
     isStopWord: stopWords,

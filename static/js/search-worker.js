@@ -5,12 +5,6 @@ importScripts("../vendor/lunr.min.js", "search-engine.js");
 
 (function () {
   "use strict";
-  function fetchJSON(url) {
-    return fetch(url).then(function (response) {
-      if (!response.ok) throw new Error(url + ": HTTP " + response.status);
-      return response.json();
-    });
-  }
-  var service = new PapershelfSearch.Service(function (message) { self.postMessage(message); }, fetchJSON);
+  var service = new PapershelfSearch.Service(function (message) { self.postMessage(message); }, PapershelfSearch.fetchJSON);
   self.onmessage = function (event) { service.handle(event.data); };
 })();

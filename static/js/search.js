@@ -86,13 +86,6 @@
 
   /* ------------------------------------------------------------ backend */
 
-  function fetchJSON(url) {
-    return fetch(url).then(function (response) {
-      if (!response.ok) throw new Error(url + ": HTTP " + response.status);
-      return response.json();
-    });
-  }
-
   function loadScript(src) {
     return new Promise(function (resolve, reject) {
       var script = document.createElement("script");
@@ -114,7 +107,7 @@
     loadScript(base + "static/vendor/lunr.min.js")
       .then(function () { return loadScript(base + "static/js/search-engine.js"); })
       .then(function () {
-        service = new window.PapershelfSearch.Service(function (m) { setTimeout(function () { receive(m); }, 0); }, fetchJSON);
+        service = new window.PapershelfSearch.Service(function (m) { setTimeout(function () { receive(m); }, 0); }, window.PapershelfSearch.fetchJSON);
         queue.forEach(function (m) { service.handle(m); });
         queue = [];
       })

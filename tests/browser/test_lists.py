@@ -237,7 +237,7 @@ def focused(page) -> str:
     return page.evaluate("""() => {
         const e = document.activeElement;
         if (!e || e === document.body) return "body";
-        if (e.closest('.paper-item-title')) return "title " + e.getAttribute('href');
+        if (e.closest('.paper-item > h3')) return "title " + e.getAttribute('href');
         return e.tagName.toLowerCase() + " " + (e.getAttribute('href') || e.textContent.trim());
     }""")
 
@@ -324,9 +324,9 @@ def test_items_fold_long_author_lists_and_the_paper_page_names_them_all(page, se
     long_list = next(p for p in views.papers if len(p.authors) > 4)
     short = next(p for p in views.papers if 1 < len(p.authors) <= 4)
     names = [a.name for a in long_list.authors]
-    byline = items.nth(views.papers.index(long_list)).locator(".paper-item-authors").inner_text()
+    byline = items.nth(views.papers.index(long_list)).locator(":scope > h3 + p").inner_text()
     assert byline == f"{names[0]}, {names[1]}, … {names[-1]}"
-    assert items.nth(views.papers.index(short)).locator(".paper-item-authors").inner_text() == \
+    assert items.nth(views.papers.index(short)).locator(":scope > h3 + p").inner_text() == \
         ", ".join(a.name for a in short.authors)
     # The paper's page names every author (linking those with a page); a long list folds there,
     # its other names reached once opened.

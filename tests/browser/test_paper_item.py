@@ -153,24 +153,28 @@ def test_search_result_reading_list_item_and_list_item_are_one_markup(page, serv
         without(without(searched, "paper-item-snippet"), "save-button")
 
     # The list page's item is the compact form: the same title link, venue, presentation and
-    # PDF (named alike), the authors folded as text, the same Save button; no tags, no COinS.
-    assert child(listed, "paper-item-title") == child(searched, "paper-item-title")
-    meta, searched_meta = child(listed, "paper-item-meta"), child(searched, "paper-item-meta")
+    # PDF (named alike), the authors folded as text, the same Save button; no tags, no COinS,
+    # and no classes but the item's and its badges' and links' (its <h3>, byline <p>, venue <p>).
+    title, by, meta = [c for c in listed["children"] if isinstance(c, dict)][:3]
+    searched_title = child(searched, "paper-item-title")
+    assert title["cls"] == "" and {**title, "cls": searched_title["cls"]} == searched_title
+    searched_meta = child(searched, "paper-item-meta")
+    assert (meta["tag"], meta["cls"]) == ("p", "")
     assert meta["children"] == [c for c in searched_meta["children"] if c["cls"] != "chip"]
     authors = [a.name for a in paper.authors]
     byline = ", ".join(authors) if len(authors) <= 4 else f"{authors[0]}, {authors[1]}, … {authors[-1]}"
     if authors:
-        assert child(listed, "paper-item-authors")["children"] == [byline]
+        assert (by["tag"], by["cls"], by["children"]) == ("p", "", [byline])
     else:
-        assert child(listed, "paper-item-authors unknown") == child(searched, "paper-item-authors unknown")
+        assert (by["tag"], by["cls"]) == ("p", "unknown")
+        assert by["children"] == child(searched, "paper-item-authors unknown")["children"]
     first = "pdf-link" if paper.pdf_url else "find-link"
     assert child(listed, first)["attrs"]["href"] == child(searched, first)["attrs"]["href"]
     name = list_page_item(page, server, paper).locator("." + first)
     assert name.evaluate("a => a.getAttribute('aria-labelledby') || a.getAttribute('aria-label')")
     assert child(listed, "save-button") == save
-    assert [c["cls"] for c in listed["children"] if isinstance(c, dict)] == \
-        ["paper-item-title", child(listed, "paper-item-authors" if authors else "paper-item-authors unknown")["cls"],
-         "paper-item-meta", first, "save-button"]
+    assert [c["tag"] + "." + c["cls"] for c in listed["children"] if isinstance(c, dict)] == \
+        ["h3.", "p." + by["cls"], "p.", "a." + first, "button.save-button"]
     assert name.evaluate("a => a.closest('li').querySelector('span.Z3988')") is None
 
     # The COinS of the search result and the reading-list item say what the paper's citation says.

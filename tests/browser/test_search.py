@@ -286,10 +286,9 @@ def test_a_filter_value_named_like_a_builtin_is_just_an_unknown_value(page, serv
 def test_filters_narrow_the_catalog_before_words_are_required(page, server, site_dir, query, venue):
     """Papers with every word exist only outside the filter: the page shows the papers
     within it that have some of the words, as the Python engine does, not '0 papers'."""
-    from ..outputs.search_engine import SearchEngine
+    from ..outputs.search_engine import SearchEngine, site_search_files
 
-    files = {p.relative_to(site_dir).as_posix(): p.read_text(encoding="utf-8")
-             for p in (site_dir / "search").rglob("*.json")}
+    files = site_search_files(site_dir)
     want = SearchEngine(files).search(query, venue=venue)
     assert want.slugs and want.partial  # the case in question
     open_search(page, server, f"q={query.replace(' ', '+')}&venue={venue}")

@@ -420,11 +420,11 @@ def test_an_interrupt_while_writing_keeps_the_previous_site(built, tmp_path, mon
     calls = {"n": 0}
     original = writer.SiteWriter.write_text
 
-    def write_then_fail(self, rel_path, text):
+    def write_then_fail(self, rel_path, text, *key):
         if calls["n"] == after:
             raise error()
         calls["n"] += 1
-        original(self, rel_path, text)
+        original(self, rel_path, text, *key)
 
     monkeypatch.setattr(writer.SiteWriter, "write_text", write_then_fail)
     with pytest.raises(error):

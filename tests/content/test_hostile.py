@@ -10,6 +10,7 @@ The preview server answers only from the output folder.
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import json
 import os
@@ -291,7 +292,8 @@ def test_the_search_documents_are_json_that_no_page_embeds_unescaped(hostile):
 def test_the_search_documents_keep_hostile_titles_as_text(hostile):
     """Search results show a title as the page does (set with textContent, so no need to cut tags)."""
     _, site = hostile
-    docs = [r for p in (site / "search" / "docs").glob("*.json") for r in json.loads(p.read_text(encoding="utf-8"))]
+    docs = [r for p in (site / "search" / "docs").glob("*.json.gz")  # stored gzip (outputs/search/stored.py)
+            for r in json.loads(gzip.decompress(p.read_bytes()).decode("utf-8"))]
     records = json.dumps(docs, ensure_ascii=False)
     for title in (XSS_TITLE, BREAKOUT_TITLE, JINJA_TITLE):
         assert json.dumps(title, ensure_ascii=False)[1:-1] in records, title

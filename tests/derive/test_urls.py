@@ -4,6 +4,7 @@ venue's folder, authors in buckets, no folder wider than a host allows (issue 25
 
 from __future__ import annotations
 
+import gzip
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -94,7 +95,7 @@ def test_file_paths():
     assert U.tag_feed_path("graph-learning") == "tags/graph-learning/feed.xml"
     assert (U.catalog_bib(2024), U.catalog_json(1999)) == ("papers-2024.bib.gz", "papers-1999.json.gz")
     assert (U.CATALOG_FEED, U.PAPERS_JSON) == ("feed.xml", "papers.json")
-    assert (U.SITEMAP, U.ROBOTS, U.sitemap_part(2)) == ("sitemap.xml", "robots.txt", "sitemap-2.xml")
+    assert (U.SITEMAP, U.ROBOTS, U.sitemap_part(2)) == ("sitemap.xml", "robots.txt", "sitemap-2.xml.gz")
 
 
 # --------------------------------------------------------------------------- URLs
@@ -232,14 +233,17 @@ def test_export_files_are_at_their_paths(tmp_path, base_url):
     expected = {U.catalog_bib(2024), U.catalog_json(2024), U.PAPERS_JSON, U.ROBOTS}
     expected |= {U.venue_bib_path(v.ref.id) for v in site.venues}  # a tag has none: one copy of each entry
     if base_url == ABSOLUTE:
-        expected |= {U.CATALOG_FEED, U.SITEMAP}
+        expected |= {U.CATALOG_FEED, U.SITEMAP, U.sitemap_part(1)}
         expected |= {U.venue_feed_path(v.ref.id) for v in site.venues} | {U.tag_feed_path(t.ref.id) for t in site.tags}
     assert set(files) == expected
     if base_url != ABSOLUTE:
         assert "Sitemap:" not in files[U.ROBOTS]
         return
     assert f"Sitemap: {ABSOLUTE}sitemap.xml" in files[U.ROBOTS]
-    locs = [e.text for e in ET.fromstring(files[U.SITEMAP]).iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+    index = [e.text for e in ET.fromstring(files[U.SITEMAP]).iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+    assert index == [ABSOLUTE + U.sitemap_part(1)]
+    locs = [e.text for e in ET.fromstring(gzip.decompress(files[U.sitemap_part(1)])).iter(
+        "{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
     assert locs == [ABSOLUTE + url for url, _ in sitemap_pages(site)]
     assert f"{ABSOLUTE}papers/test-2024/fast-convergence/" in locs and ABSOLUTE in locs
     assert not any(loc.endswith(".html") or loc.endswith(".json") for loc in locs)

@@ -9,6 +9,7 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
+const zlib = require("zlib");
 const repo = path.resolve(__dirname, "..", "..");
 const lunr = require(path.join(repo, "node_modules", "lunr"));
 const PS = require(path.join(repo, "static", "js", "search-engine.js"));
@@ -16,7 +17,11 @@ const PS = require(path.join(repo, "static", "js", "search-engine.js"));
 const request = JSON.parse(fs.readFileSync(0, "utf8"));
 const answer = {};
 let engine = null;
-function read(rel) { return JSON.parse(fs.readFileSync(path.join(request.root, rel.split("?")[0]), "utf8")); }
+// The site's files as the page fetches them: the numbered ones gzip (outputs/search/stored.py).
+function read(rel) {
+  const data = fs.readFileSync(path.join(request.root, rel.split("?")[0]));
+  return JSON.parse((rel.split("?")[0].endsWith(".gz") ? zlib.gunzipSync(data) : data).toString("utf8"));
+}
 function exists(rel) { return fs.existsSync(path.join(request.root, rel)); }
 
 function main() {
@@ -24,9 +29,9 @@ function main() {
     const meta = read("search/meta.json");
     engine = new PS.Engine(meta);
     engine.setFacets(read("search/facets.json"));
-    meta.dict.forEach(function (_, n) { engine.addDict(n, read("search/dict/" + n + ".json")); });
-    for (let n = 0; exists("search/terms/" + n + ".json"); n++) engine.addTerms(read("search/terms/" + n + ".json"));
-    for (let n = 0; exists("search/docs/" + n + ".json"); n++) engine.addDocs(n, read("search/docs/" + n + ".json"));
+    meta.dict.forEach(function (_, n) { engine.addDict(n, read("search/dict/" + n + ".json.gz")); });
+    for (let n = 0; exists("search/terms/" + n + ".json.gz"); n++) engine.addTerms(read("search/terms/" + n + ".json.gz"));
+    for (let n = 0; exists("search/docs/" + n + ".json.gz"); n++) engine.addDocs(n, read("search/docs/" + n + ".json.gz"));
     answer.queries = (request.queries || []).map(function (item) {
       const result = engine.search(item.q, item.filters || null);
       return {

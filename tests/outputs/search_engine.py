@@ -20,8 +20,10 @@ matching some words are shown, with a note. Ties go to title order.
 
 from __future__ import annotations
 
+import gzip
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterable, Mapping
 
 from generator.outputs.search.index import (
@@ -258,3 +260,16 @@ class SearchEngine:
     def _passes(self, ref: int, venue: str | None, tag: str | None, year: int | None) -> bool:
         return ((venue is None or self.venue_of[ref] == venue) and (tag is None or tag in self.tags_of[ref])
                 and (year is None or self.year_of[ref] == year))
+
+
+def site_search_files(site: Path) -> dict[str, str]:
+    """The search files of a built site as ``build_search`` made them: the text of each, by its
+    path before the site stored it (``<n>.json.gz`` unpacked as ``<n>.json``: outputs/search/stored.py)."""
+    files = {}
+    for path in (site / "search").rglob("*.json*"):
+        rel = path.relative_to(site).as_posix()
+        if rel.endswith(".gz"):
+            files[rel[:-3]] = gzip.decompress(path.read_bytes()).decode("utf-8")
+        else:
+            files[rel] = path.read_text(encoding="utf-8")
+    return files

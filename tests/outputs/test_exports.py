@@ -272,7 +272,7 @@ def test_feed_entries_carry_title_authors_and_dates(site):
 def test_exports_are_the_same_on_every_build(site, tmp_path):
     again = tmp_path / "again"
     build(BuildOptions(content=CONTENT, output=again, base_url=BASE))
-    names = ["feed.xml", "sitemap.xml", "papers.json", "papers-2024.bib.gz", "papers-2024.json.gz", "robots.txt",
+    names = ["feed.xml", "sitemap.xml", "sitemap-1.xml.gz", "papers.json", "papers-2024.bib.gz", "papers-2024.json.gz", "robots.txt",
              "venues/iclr-2024/feed.xml", "venues/iclr-2024/iclr-2024.bib"]
     for name in names:
         assert (again / name).read_bytes() == (site / name).read_bytes(), name
@@ -293,7 +293,11 @@ def test_feed_limit_keeps_the_newest_papers(content, monkeypatch):
 
 
 def test_sitemap_lists_every_page_with_absolute_urls(site):
-    root = ET.parse(site / "sitemap.xml").getroot()
+    """sitemap.xml is an index (at any size: its URL never changes) of gzip sitemaps."""
+    index = ET.parse(site / "sitemap.xml").getroot()
+    assert index.tag == f"{SITEMAP}sitemapindex"
+    assert [s.findtext(f"{SITEMAP}loc") for s in index.findall(f"{SITEMAP}sitemap")] == [f"{BASE}sitemap-1.xml.gz"]
+    root = ET.fromstring(gzip.decompress((site / "sitemap-1.xml.gz").read_bytes()))
     locs = [u.findtext(f"{SITEMAP}loc") for u in root.findall(f"{SITEMAP}url")]
     pages = {BASE + p.relative_to(site).parent.as_posix() + "/" for p in site.rglob("index.html")}
     pages = {p.replace(f"{BASE}./", BASE) for p in pages}
@@ -499,6 +503,7 @@ def test_hostile_content_gives_valid_exports(hostile):
             assert all(bibtex_balanced(f.value) for f in entry.fields)
     for path in list(hostile.rglob("feed.xml")) + [hostile / "sitemap.xml"]:
         ET.parse(path)
+    ET.fromstring(gunzip(hostile / "sitemap-1.xml.gz"))
     json.loads((hostile / "papers.json").read_text(encoding="utf-8"))
     json.loads(gunzip(hostile / "papers-2024.json.gz"))
     for entry in parse_bib(gunzip(hostile / "papers-2024.bib.gz")).entries:

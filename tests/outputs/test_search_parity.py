@@ -25,7 +25,7 @@ import pytest
 
 from generator.derive.views import derive
 from generator.content.loader import load_catalog
-from generator.outputs.search import build_search
+from generator.outputs.search import build_search, stored_files
 from generator.content.slugs import MAX_LENGTH, slugify
 from generator.outputs.search.index import TYPO_BUDGET, search_fields, utf16_key
 from generator.outputs.search.shards import title_slug
@@ -59,10 +59,14 @@ def run_node(request: dict) -> dict:
 
 
 def write_files(files: dict[str, str], root: Path) -> Path:
-    for rel, text in files.items():
+    """The search files as the site stores them (outputs/search/stored.py: the numbered ones gzip)."""
+    for rel, data in stored_files(files):
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8")
     return root
 
 
@@ -353,8 +357,8 @@ def test_a_query_fetches_only_the_files_of_its_words(seed_site):
         assert item["slugs"] == result.slugs[:10] and item["total"] == len(result.hits), item
         terms = {engine.info[t][1] for t in result.terms}
         docs = {r // meta["docChunk"] for r in (h.ref for h in result.hits[:10])}
-        want = {"search/meta.json", "search/facets.json"} | {f"search/terms/{n}.json" for n in terms} \
-            | {f"search/docs/{n}.json" for n in docs}
+        want = {"search/meta.json", "search/facets.json"} | {f"search/terms/{n}.json.gz" for n in terms} \
+            | {f"search/docs/{n}.json.gz" for n in docs}
         dicts = {g for g in got if g.startswith("search/dict/")}
         assert set(got) - dicts == want, item["q"]
         assert 1 <= len(dicts) <= 8 * len(item["q"].split()), item
@@ -366,7 +370,7 @@ def test_a_query_fetches_only_the_files_of_its_words(seed_site):
     assert engine.search("learning").terms and "learn" in engine.search("learning").terms
     starts = [utf16_key(s) for s in meta["dict"]]
     assert {g for g in learning["files"] if g.startswith("search/dict/")} == \
-        {f"search/dict/{bisect.bisect_right(starts, utf16_key('le')) - 1}.json"}
+        {f"search/dict/{bisect.bisect_right(starts, utf16_key('le')) - 1}.json.gz"}
     nothing = answer["fetches"][3]
     assert nothing["total"] == 0 and not any("terms/" in g or "docs/" in g for g in nothing["files"])
 

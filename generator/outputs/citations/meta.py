@@ -1,9 +1,10 @@
 """Metadata in a paper page's head: Highwire Press tags (``highwire_tags``, for Google Scholar
 and Zotero), schema.org JSON-LD (``json_ld``, written by ``json_for_script``, for search
 engines) and the ``Meta`` name/content pairs. Each says a thing once: no OpenGraph or Twitter
-tags (link previews take the page's <title> and description), no second copy of the
-abstract, the tags or the page's URL. The page's script formats its references (APA, Chicago,
-ACL, RIS: ``static/js/cite.js``) from these two and the BibTeX key."""
+tags (link previews take the page's <title>), no meta description (the abstract is on the
+page), no second copy of the abstract, the tags or the page's URL. The page's script formats
+its references (APA, Chicago, ACL, RIS: ``static/js/cite.js``) from these two and the BibTeX
+key."""
 
 from __future__ import annotations
 
