@@ -9,6 +9,7 @@ checked too."""
 from __future__ import annotations
 
 import filecmp
+import gzip
 import json
 import os
 import shutil
@@ -177,11 +178,11 @@ def test_a_fresh_virtualenv_starts_builds_and_serves_a_catalog(tmp_path, wheel):
     assert "Built " in run("build", cwd=catalog)
     site = catalog / "site"
     assert all(len(list((site / "papers").glob(f"*/{slug}/index.html"))) == 1 for slug in papers)  # in its venue's folder
-    documents = [record_slug(r) for p in (site / "search" / "docs").glob("*.json")
-                 for r in json.loads(p.read_text(encoding="utf-8"))]
+    documents = [record_slug(r) for p in (site / "search" / "docs").glob("*.json.gz")  # stored gzip (issue 25)
+                 for r in json.loads(gzip.decompress(p.read_bytes()).decode("utf-8"))]
     assert sorted(documents) == papers  # every paper is in the search index
     assert (site / "index.html").is_file() and (site / "papers" / "iclr-2024" / STARTER_PAPER / "index.html").is_file()
-    assert (site / "search" / "meta.json").is_file() and list((site / "search").glob("terms/*.json"))
+    assert (site / "search" / "meta.json").is_file() and list((site / "search").glob("terms/*.json.gz"))
     assert (site / "static" / "vendor" / "lunr.min.js").read_bytes() == LUNR_JS.read_bytes()
     theme_css = (REPO / "static" / "css" / "site.css").read_bytes()  # the wheel's theme, minified as served
     assert (site / "static" / "css" / "site.css").read_bytes() == served("static/css/site.css", theme_css)
