@@ -340,16 +340,16 @@ def suggest_tags(title: str, abstract: str, tags: Mapping[str, Tag], *, limit: i
     conference series (``Tag.series``) comes before the catch-all."""
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    fallback = series_tag(venue, tags) or fallback_tag(tags)
+    fallback = fallback_tag(tags)
     scores = score_tags(title, abstract, tags)
     order = _index(tags).order
     ranked = sorted(scores.values(), key=lambda s: (-s.score, order[s.tag]))
     if not ranked:
-        return (fallback,)
+        return (series_tag(venue, tags) or fallback,)
     best = ranked[0].score
     chosen = [
         s.tag
         for s in ranked
         if s.in_title or (s.score >= MIN_ABSTRACT_SCORE and s.score >= RELATIVE_CUTOFF * best)
     ]
-    return tuple(chosen[:limit]) or (fallback,)
+    return tuple(chosen[:limit]) or (series_tag(venue, tags) or fallback,)
