@@ -8,7 +8,6 @@ is the slug of the name the file gives them. ``derive.views`` turns these into `
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Collection, Mapping
@@ -16,6 +15,7 @@ from typing import Collection, Mapping
 from ..content.model import Paper, Person
 from ..content.people import FILE, spelling_owners
 from ..content.slugs import author_key
+from ..content.words import ascii_lower
 from .urls import orcid_record
 
 # Trailing words that are no family name ("Martin Luther King Jr.": King).
@@ -82,7 +82,7 @@ def unmatched_people(people: Mapping[str, Person], authors: Collection[str]) -> 
 def family_key(name: str) -> tuple[str, str]:
     """(family name, whole name), accents folded, case ignored: how the index sorts. The family
     name is the last word, suffixes aside ("Martin Luther King Jr." -> "king")."""
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().casefold()
+    folded = ascii_lower(name)
     parts = folded.replace(",", " ").split()
     while len(parts) > 1 and parts[-1] in _SUFFIXES:
         parts.pop()

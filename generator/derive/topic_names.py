@@ -25,10 +25,10 @@ Deterministic: sorts are stable with the term id as the last key.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
+from ..content.words import ascii_lower
 from .numeric import np
 from .topic_terms import Corpus
 
@@ -289,5 +289,4 @@ def _grown(tokens: np.ndarray, hyphen_before: np.ndarray, starts: np.ndarray, ph
 
 def slug(text: str) -> str:
     """A URL segment of a name: ASCII letters and digits, single hyphens."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
-    return re.sub(r"[^a-z0-9]+", "-", folded).strip("-") or "topic"
+    return re.sub(r"[^a-z0-9]+", "-", ascii_lower(text)).strip("-") or "topic"

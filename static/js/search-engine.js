@@ -21,7 +21,7 @@
 })(typeof self !== "undefined" ? self : this, function (lunr) {
   "use strict";
 
-  // Same as search.tokens.CJK: each ideograph or kana is a word of its own.
+  // Same as content.words.CJK: each ideograph or kana is a word of its own.
   var CJK = "\\u3005-\\u3007\\u3041-\\u3096\\u309d-\\u309f\\u30a1-\\u30fa\\u30fc-\\u30ff\\u31f0-\\u31ff" +
     "\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\u{20000}-\\u{2ee5f}\\u{30000}-\\u{323af}";
   var CJK_CHAR = new RegExp("^[" + CJK + "]$", "u");
@@ -110,7 +110,7 @@
     return found;
   }
 
-  // Same as search.tokens.tokenize.
+  // Same as content.words.tokenize.
   Folder.prototype.tokenize = function (text) {
     var folded = this.fold(text), tokens = [], re = new RegExp(CHAIN, "gu"), m;
     while ((m = re.exec(folded)) !== null) {

@@ -31,8 +31,8 @@ from generator.outputs.search.index import (
     TYPO_UNDER, W_EXACT, W_FUZZY, W_PREFIX, typo_words, utf16_key,
 )
 from generator.outputs.search.shards import bucket, typo_keys
-from generator.outputs.search.stemmer import stem
-from generator.outputs.search.tokens import CHAIN_RE, CJK_CHAR, JOINER_RE, MAX_TOKEN, STOP_WORDS, compounds, fold
+from generator.content.words import CHAIN_RE, CJK_CHAR, JOINER_RE, MAX_TOKEN, compounds, fold, stem
+from generator.outputs.search.tokens import STOP_WORDS
 
 from ..conftest import record_slug
 

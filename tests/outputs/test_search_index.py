@@ -20,8 +20,8 @@ from generator.outputs.search.index import (
     MAX_UNITS, PARTS, TYPO_UNDER, build_part, search_fields, significant, typo_words, utf16_key,
 )
 from generator.outputs.search.shards import title_slug
-from generator.outputs.search.stemmer import stem
-from generator.outputs.search.tokens import CHAR_MAP, MAX_TOKEN, STOP_WORDS, fold, tokenize
+from generator.content.words import CHAR_MAP, MAX_TOKEN, fold, stem, tokenize
+from generator.outputs.search.tokens import STOP_WORDS
 
 from ..conftest import VENUE_MD, paper_md
 from .search_engine import SearchEngine, query_units

@@ -29,8 +29,8 @@ from generator.outputs.search import build_search, stored_files
 from generator.content.slugs import MAX_LENGTH, slugify
 from generator.outputs.search.index import TYPO_BUDGET, search_fields, utf16_key
 from generator.outputs.search.shards import title_slug
-from generator.outputs.search.stemmer import porter, stem
-from generator.outputs.search.tokens import STOP_WORDS, fold, tokenize
+from generator.content.words import fold, porter, stem, tokenize
+from generator.outputs.search.tokens import STOP_WORDS
 
 from ..conftest import REPO, ContentDir, paper_md
 from .search_engine import SearchEngine, query_units

@@ -9,8 +9,8 @@ which the tests compare with lunr.py's own output and load in lunr.js. The site'
 files (``shards.py``) carry the same weights in postings split by term, so a query's
 ranking is Lunr's without loading a whole index.
 
-The words indexed come from ``tokens`` (folding, splitting, stop words) and ``stemmer``
-(lunr.js's Porter stemmer), never from Lunr's own pipeline, whose lunr.py and lunr.js
+The words indexed come from ``content.words`` (folding, splitting, lunr.js's Porter stemmer)
+and ``tokens`` (stop words), never from Lunr's own pipeline, whose lunr.py and lunr.js
 versions differ.
 
 The query settings (``MAX_UNITS``, ``W_EXACT``, ...) go to ``meta.json`` for the page's
@@ -28,9 +28,9 @@ from typing import Mapping, Sequence
 
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 
+from ...content.words import stem, tokenize
 from ...derive.views import PaperView
-from .stemmer import stem
-from .tokens import STOP_WORDS, UMLAUTS, tokenize
+from .tokens import STOP_WORDS, UMLAUTS
 
 # 2: split by term (shards.py); 3: refs by venue (facets "n"), slugs from titles; 4: records
 # hold titles (the rest on the paper's page), typoUnder. search-engine.js reads this one only.

@@ -60,12 +60,12 @@ from array import array
 from typing import Iterable
 
 from ...content.slugs import MAX_LENGTH
+from ...content.words import CHAR_MAP, MAX_TOKEN, tokenize
 from ...derive.views import PaperView, SiteData
 from .index import (
     FORMAT_VERSION, MAX_EXPANDED_POSTINGS, MAX_EXPANSION_FILES, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY,
     MIN_PREFIX, PARTS, TYPO_BUDGET, TYPO_UNDER, W_EXACT, W_FUZZY, W_PREFIX, PartWeights, search_fields, utf16_key,
 )
-from .tokens import CHAR_MAP, MAX_TOKEN, tokenize
 
 FIELDS = [name for _, fields in PARTS for name, _ in fields]  # the field numbers of the postings
 DOC_CHUNK = 200  # papers per file under search/docs/ (~4.3 kB gzip)
