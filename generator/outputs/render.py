@@ -96,8 +96,8 @@ def make_environment(templates_dir: Path) -> Environment:
 
 # The main navigation of every page (templates/base.html): (section, label); a section's
 # index is at "<section>/".
-NAV = (("papers", "Papers"), ("venues", "Venues"), ("tags", "Tags"), ("topics", "Topics"), ("trends", "Trends"),
-       ("authors", "Authors"), ("reading-list", "Reading list"))
+NAV = (("papers", "Papers"), ("venues", "Venues"), ("years", "Years"), ("tags", "Tags"), ("topics", "Topics"),
+       ("trends", "Trends"), ("authors", "Authors"), ("reading-list", "Reading list"))
 
 
 def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict[str, object]:

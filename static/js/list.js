@@ -209,11 +209,11 @@
         pages[n] = Array.prototype.map.call(items, function (item) { return document.importNode(item, true); });
         calm(pages[n]);
         done++;
-        status.textContent = "Loading all " + total + " papers… (" + Math.round(100 * done / (pageCount - 1)) + "%)";
+        status.textContent = "Loading all " + total.toLocaleString("en-US") + " papers… (" + Math.round(100 * done / (pageCount - 1)) + "%)";
         return worker();
       });
     }
-    status.textContent = "Loading all " + total + " papers…";
+    status.textContent = "Loading all " + total.toLocaleString("en-US") + " papers…";
     var workers = [];
     for (var w = 0; w < Math.min(4, queue.length); w++) workers.push(worker());
     loading = Promise.all(workers).then(function () {
@@ -250,12 +250,12 @@
   function optionName(select) {
     var option = select.options[select.selectedIndex];
     if (!option) return "";
-    return option.getAttribute("data-name") || option.textContent.replace(/\s*\(\d+\)$/, "");
+    return option.getAttribute("data-name") || option.textContent.replace(/\s*\([\d,]+\)$/, "");
   }
 
   // "3 papers tagged Robotics and presented as oral, by year (newest first), then title"
   function describe(count, s) {
-    var text = count + (count === 1 ? " paper" : " papers");
+    var text = count.toLocaleString("en-US") + (count === 1 ? " paper" : " papers");
     var phrases = s.filters.filter(function (f) { return f[1]; }).map(function (f) {
       return f[0].getAttribute("data-describe") + " " + optionName(f[0]);
     });
@@ -295,7 +295,7 @@
         moreButton.textContent = "Show " + Math.min(pageSize, left) + " more (" + left + " not shown)";
       }
     }
-    var text = describe(found.length, s) + (found.length > visible.length ? "; showing the first " + visible.length : "");
+    var text = describe(found.length, s) + (found.length > visible.length ? "; showing the first " + visible.length.toLocaleString("en-US") : "");
     if (range) range.textContent = text;
     status.textContent = found.length ? "Showing " + text + "." : "No papers match.";
     if (focusFrom !== undefined && visible[focusFrom]) focusItem(visible[focusFrom]);

@@ -442,7 +442,7 @@
   function quoted(q) { return "\u201c" + q.trim() + "\u201d"; }
 
   function countText(r) {
-    var n = r.total, noun = n === 1 ? "paper" : "papers";
+    var n = r.total, noun = n === 1 ? "paper" : "papers", count = Number(n || 0).toLocaleString("en-US");
     var scope = [];
     if (r.filters.venue) scope.push(own(names.venue, r.filters.venue) || r.filters.venue);
     if (r.filters.tag) scope.push(own(names.tag, r.filters.tag) || r.filters.tag);
@@ -450,9 +450,9 @@
     var where = scope.length ? " in " + scope.join(", ") : "";
     var text;
     if (r.error) return "The search failed (" + r.error + "). Try other words, or browse by tag, venue or author.";
-    if (r.browsing) text = n + " " + noun + where + ".";
-    else if (r.partial) text = "No paper matches every word of " + quoted(r.q) + "; " + n + " " + noun + where + " match some of them.";
-    else text = n + " " + noun + " " + (n === 1 ? "matches " : "match ") + quoted(r.q) + where + ".";
+    if (r.browsing) text = count + " " + noun + where + ".";
+    else if (r.partial) text = "No paper matches every word of " + quoted(r.q) + "; " + count + " " + noun + where + " match some of them.";
+    else text = count + " " + noun + " " + (n === 1 ? "matches " : "match ") + quoted(r.q) + where + ".";
     return text;
   }
 
