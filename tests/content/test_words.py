@@ -85,7 +85,7 @@ _OLD_TABLE = str.maketrans({"ß": "ss", "æ": "ae", "Æ": "ae", "ø": "o", "Ø":
                             "ł": "l", "Ł": "l", "œ": "oe", "Œ": "oe", "þ": "th", "ð": "d", "ı": "i"})
 
 
-def _old_slugify(text: str) -> str:
+def _old_slugify(text: str, avoid_reserved: bool = True) -> str:
     text = re.sub(r"\\[a-zA-Z]+", " ", text)
     text = unicodedata.normalize("NFKD", text.translate(_OLD_TABLE)).encode("ascii", "ignore").decode("ascii").lower()
     words = re.findall(r"[a-z0-9]+", text)
@@ -97,7 +97,7 @@ def _old_slugify(text: str) -> str:
         slug = candidate
     if not slug and words:
         slug = words[0][:slugs.MAX_LENGTH]
-    return f"{slug}-1" if slug in slugs.RESERVED else slug
+    return f"{slug}-1" if avoid_reserved and slug in slugs.RESERVED else slug
 
 
 # Letters the old fold already got right: ASCII, accented letters NFKD decomposes, its table.
@@ -106,10 +106,21 @@ known_text = st.lists(st.sampled_from(_KNOWN) | st.characters(max_codepoint=127)
                       max_size=40).map("".join)
 
 
+def _old_author_key(name: str) -> str:
+    slug = _old_slugify(name, avoid_reserved=False)
+    if slug and slug not in slugs.RESERVED:
+        latin = [not c.isalpha() or unicodedata.normalize("NFKD", c.translate(_OLD_TABLE))[:1].isascii() for c in name]
+        if not name.isascii() and not all(latin):
+            return f"{slug}-{hashlib.sha1(name.encode('utf-8')).hexdigest()[:6]}"
+        return slug
+    return "author-" + hashlib.sha1(name.encode("utf-8")).hexdigest()[:10]
+
+
 @settings(max_examples=300, deadline=None)
 @given(known_text)
 def test_slugs_of_names_the_old_fold_got_right_do_not_change(text):
     assert slugs.slugify(text) == _old_slugify(text)
+    assert slugs.author_key(text) == _old_author_key(text)
 
 
 def test_author_pages_keep_their_urls():
