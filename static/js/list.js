@@ -209,11 +209,11 @@
         pages[n] = Array.prototype.map.call(items, function (item) { return document.importNode(item, true); });
         calm(pages[n]);
         done++;
-        status.textContent = "Loading all " + total.toLocaleString("en-US") + " papers… (" + Math.round(100 * done / (pageCount - 1)) + "%)";
+        status.textContent = "Loading all " + total + " papers… (" + Math.round(100 * done / (pageCount - 1)) + "%)";
         return worker();
       });
     }
-    status.textContent = "Loading all " + total.toLocaleString("en-US") + " papers…";
+    status.textContent = "Loading all " + total + " papers…";
     var workers = [];
     for (var w = 0; w < Math.min(4, queue.length); w++) workers.push(worker());
     loading = Promise.all(workers).then(function () {
@@ -295,7 +295,7 @@
         moreButton.textContent = "Show " + Math.min(pageSize, left) + " more (" + left + " not shown)";
       }
     }
-    var text = describe(found.length, s) + (found.length > visible.length ? "; showing the first " + visible.length.toLocaleString("en-US") : "");
+    var text = describe(found.length, s) + (found.length > visible.length ? "; showing the first " + visible.length : "");
     if (range) range.textContent = text;
     status.textContent = found.length ? "Showing " + text + "." : "No papers match.";
     if (focusFrom !== undefined && visible[focusFrom]) focusItem(visible[focusFrom]);
