@@ -41,6 +41,7 @@ from .slugs import RESERVED, is_valid_slug
 from .people import FILE, parse_people, same_person_twice, spelling_owners
 from .taxonomy import parse_taxonomy
 from .sessions import read_sessions
+from .site_fields import SITE_FIELDS
 
 MAX_FILE_BYTES = 1_000_000  # an abstract is about 2 kB; this bounds memory and rendering time
 
@@ -126,7 +127,7 @@ def read_site_config(path: Path, problems: Problems, *, base_url: str | None = N
             problems.add("--base-url", str(exc), field="base_url")
             return None
     clean, ok = schema.check_fields(
-        data, schema.SITE_FIELDS, file=label, line_of=lambda key: _toml_key_line(text, key), problems=problems
+        data, SITE_FIELDS, file=label, line_of=lambda key: _toml_key_line(text, key), problems=problems
     )
     return SiteConfig(**clean) if ok else None
 

@@ -407,33 +407,6 @@ def page_threshold(value: Any) -> int:
     return value
 
 
-def timezone(value: Any) -> str:
-    """An IANA time zone name ("Europe/Berlin", "America/New_York", "UTC"), as zoneinfo knows it."""
-    if value is None or value == "":
-        return ""
-    import zoneinfo
-
-    name = text(value)
-    try:
-        zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise Invalid(f"expected an IANA time zone such as 'Europe/Berlin' or 'America/New_York', {_found(value)}") \
-            from None
-    return name
-
-
-def edit_uri(value: Any) -> str:
-    """MkDocs' ``edit_uri``: a path below ``repo_url`` ("edit/main/content/") or an http(s) URL."""
-    if value is None or value == "":
-        return ""
-    value = text(value)
-    if re.match(r"(?i)https?://", value):
-        return http_url(value)
-    if _URL_BAD_CHAR.search(value) or _PERCENT.search(value):
-        raise Invalid(f"expected a path such as 'edit/main/content/' or an http(s) URL, {_found(value)}")
-    return value
-
-
 SITE_FIELDS = (
     Field("title", line_text, required=True, doc="The site's name, shown in every page header."),
     Field("description", optional_text, default="", doc="One or two sentences for the home page and meta tags."),
@@ -442,9 +415,6 @@ SITE_FIELDS = (
     Field("owner", optional_text, default="", doc="Who curates the catalog (footer)."),
     Field("author_page_min_papers", page_threshold, default=2,
           doc="Authors with at least this many papers get a page of their own (1: everyone)."),
-    Field("timezone", timezone, default="", doc="IANA time zone of sessions' times, e.g. 'Europe/Berlin'."),
-    Field("repo_url", lambda v: optional_http_url(v) or "", default="", doc="The catalog's repository (edit links)."),
-    Field("edit_uri", edit_uri, default="", doc="Edit path of the content folder below repo_url, or a URL."),
 )
 
 # Ids no venue may have: a paper's page is papers/<venue>/<slug>/, and papers/page/<n>/ are
