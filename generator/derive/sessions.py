@@ -13,6 +13,7 @@ import datetime
 import os
 import zoneinfo
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Mapping, Sequence
 
 from markupsafe import Markup
@@ -98,6 +99,19 @@ def build_day(config: SiteConfig) -> datetime.date:
     now = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch.isdigit()
            else datetime.datetime.now(datetime.timezone.utc))
     return now.astimezone(zone(config)).date()
+
+
+def clock_inputs(content: Path) -> list[str]:
+    """What a build of a catalog with sessions depends on besides its files: the day (the
+    upcoming/past split), as the days it is anywhere on Earth (UTC-12 to UTC+14), so that a
+    build with nothing else changed still runs when a session's day has ended. [] without
+    ``sessions/``: other catalogs' no-change builds stay no-ops whatever the date."""
+    if not (Path(content) / "sessions").is_dir():
+        return []
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    now = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch.isdigit()
+           else datetime.datetime.now(datetime.timezone.utc))
+    return ["sessions"] + [(now + datetime.timedelta(hours=h)).date().isoformat() for h in (-12, 14)]
 
 
 def start_of(session: Session, config: SiteConfig) -> datetime.datetime | None:

@@ -139,3 +139,16 @@ def test_add_to_a_session_extends_its_papers_and_keeps_the_rest(content):
 def test_with_papers_adds_a_missing_field():
     text = with_papers("---\ndate: 2024-05-14\n---\nBody\n", "s.md", ["x"])
     assert text == "---\ndate: 2024-05-14\npapers: [x]\n---\nBody\n"
+
+
+def test_new_catalog_has_an_example_session_and_the_edit_keys_commented(tmp_path):
+    from generator.scaffold import new_catalog
+
+    new_catalog(tmp_path / "shelf")
+    site = (tmp_path / "shelf" / "content" / "site.toml").read_text(encoding="utf-8")
+    assert "\n# repo_url = " in site and "\n# edit_uri = " in site and '\ntimezone = "' in site
+    catalog = load_catalog(tmp_path / "shelf" / "content")
+    (session,) = catalog.sessions
+    assert session.papers == tuple(p.slug for p in catalog.papers) and session.notes
+    workflow = (tmp_path / "shelf" / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8")
+    assert "schedule:" in workflow and "cron:" in workflow

@@ -171,3 +171,18 @@ def test_session_notes_are_searched_with_their_papers(built):
             found = True
     assert found, "a word only the session's notes hold is in the search dictionary"
     assert json.loads((built / "search" / "meta.json").read_text(encoding="utf-8"))["count"] == 2
+
+
+def test_a_build_runs_again_when_a_sessions_day_is_over(tmp_path, monkeypatch):
+    """Nothing else changed, but the day did: the split moves (a no-change build the same day
+    does nothing)."""
+    content = sessions_content(tmp_path / "content")
+    out = tmp_path / "site"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(datetime.datetime(2035, 4, 30, 12, tzinfo=datetime.timezone.utc).timestamp())))
+    build(BuildOptions(content=content.root, output=out, base_url="/", cache=None))
+    assert "sessions/future/" in page(out, "sessions").split('id="past-heading"')[0]
+    again = build(BuildOptions(content=content.root, output=out, base_url="/", cache=None))
+    assert again.files_changed == 0
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(datetime.datetime(2035, 5, 3, 12, tzinfo=datetime.timezone.utc).timestamp())))
+    build(BuildOptions(content=content.root, output=out, base_url="/", cache=None))
+    assert "sessions/future/" in page(out, "sessions").split('id="past-heading"')[1]
