@@ -35,6 +35,9 @@ class SiteConfig:
     language: str = "en"
     owner: str = ""
     author_page_min_papers: int = 2  # authors with fewer papers get no page of their own (1: everyone)
+    timezone: str = ""  # IANA name ("Europe/Berlin") sessions' times are in (issue 34); "" when not given
+    repo_url: str = ""  # the catalog's repository (MkDocs' name): "Edit this page", "Report a problem"
+    edit_uri: str = ""  # its content folder's edit path below repo_url, or an absolute URL ("edit/main/content/")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +118,7 @@ class Catalog:
     papers: tuple[Paper, ...]  # sorted by slug
     people: tuple[Person, ...] = ()  # authors.toml, in file order
     warnings: tuple[str, ...] = ()  # what the loader found suspect but builds (suspected duplicates, …)
+    sessions: tuple[Any, ...] = ()  # the reading group's sessions (``sessions.Session``), by date and time
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "venues", MappingProxyType(dict(self.venues)))

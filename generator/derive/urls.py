@@ -76,6 +76,13 @@ NOT_FOUND = "404.html"
 TOPICS = "topics/"
 TRENDS = "trends/"
 YEARS = "years/"
+SESSIONS = "sessions/"  # the reading group's sessions (issue 34): sessions/<id>/ each
+SESSIONS_CALENDAR = f"{SESSIONS}sessions.ics"  # iCalendar of every session (outputs.calendar)
+SESSIONS_FEED = f"{SESSIONS}feed.xml"  # Atom feed of the sessions (absolute base only)
+
+
+def session_page(session_id: str) -> str:
+    return f"{SESSIONS}{session_id}/"
 
 
 def paper_page(venue_id: str, slug: str) -> str:

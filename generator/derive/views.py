@@ -22,6 +22,7 @@ from ..cache import cached_call, cached_map
 from .related import inputs_digest, related_indices
 from .topics import TopicData, site_topics
 from .trends import Trends, site_trends
+from .sessions import SessionData, derive_sessions
 from .people import Profile, author_slugs, family_key, profile, spellings_of, unmatched_people
 from .urls import SCHOLAR_NAME, SCHOLAR_SEARCH, author_page, author_path, paper_page, scholar_search, tag_page, venue_page
 from .urls import pdf_url as derived_pdf_url
@@ -199,6 +200,7 @@ class SiteData:
     topics: TopicData | None = None  # topics found in the texts (``topics.py``); None: too few papers
     trends: Trends | None = None  # papers, tags and topics by year (``trends.py``)
     author_count: int = 0  # every author, with a page or not
+    sessions: SessionData | None = None  # the reading group's sessions (``sessions.py``); None: none
 
     @property
     def find_pattern(self) -> str:
@@ -310,6 +312,7 @@ def derive(catalog: Catalog) -> SiteData:
         topics=topics,
         trends=site_trends(views, tags, topics.topics if topics else None),
         author_count=len(author_refs),
+        sessions=derive_sessions(catalog.sessions, views, catalog.site),
     )
 
 

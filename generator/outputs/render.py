@@ -23,6 +23,7 @@ from ..derive.views import AUTHORS_HIDDEN_MIN, AUTHORS_SHOWN, PaperView, SiteDat
 from .exports import ExportLink, page_downloads, page_feeds
 from ..content.model import LINK_LABELS
 from .pages import Page, SortRanks, sort_ranks
+from .page_meta import EditLinks, Preview, edit_links, preview
 
 
 class _CompiledTemplates(BytecodeCache):
@@ -90,6 +91,8 @@ def make_environment(templates_dir: Path) -> Environment:
     env.filters["feeds"] = feeds_filter
     env.filters["downloads"] = downloads_filter
     env.filters["reading_list_records"] = reading_list_records_filter
+    env.filters["preview"] = preview_filter  # issue 34: link previews and edit links
+    env.filters["edit_links"] = edit_links_filter
     env.loader.read_all(env)  # type: ignore[union-attr]
     return env
 
@@ -127,6 +130,8 @@ def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict
         "catalog_files": (),
         "nav": NAV,
     }
+    if site.sessions is not None:  # the sessions' pages (issue 34), after Papers
+        globals_["nav"] = NAV[:1] + (("sessions", "Sessions"),) + NAV[1:]
     globals_["paper_items"] = PaperItems(dict(globals_), sort_ranks(site.papers))
     return globals_
 
@@ -306,6 +311,18 @@ def _citations(context: Context) -> CitationIndex:
     if not isinstance(index, CitationIndex):
         raise TypeError("the citation filters need the 'citations' global (see site_globals)")
     return index
+
+
+@pass_context
+def preview_filter(context: Context, page: Page) -> Preview:
+    """``page|preview``: the page's OpenGraph title, URL, type and site name."""
+    return preview(page, context["config"])
+
+
+@pass_context
+def edit_links_filter(context: Context, page: Page) -> EditLinks | None:
+    """``page|edit_links``: "Edit this page" and "Report a problem" (None without repo_url)."""
+    return edit_links(page, context["config"])
 
 
 def render_page(env: Environment, page: Page, globals_: dict[str, object]) -> str:

@@ -309,7 +309,34 @@
     item.classList.add("search-result");
     item.setAttribute("data-venue", hit.venue);
     item.querySelector(".paper-item-title > a").classList.add("search-result-link");
+    addSessions(item, hit.slug);
     return item;
+  }
+
+  // Issue 34: a result names the sessions that discussed its paper (their notes are searched
+  // with the paper), as the paper's page lists them (partials/paper_sessions.html).
+  var sessionsOf = new Map(); // slug -> [{href, text}]
+
+  function addSessions(item, slug) {
+    var found = sessionsOf.get(slug);
+    if (!found || !found.length) return;
+    var line = el("p", "search-sessions", "Discussed: ");
+    found.forEach(function (s, i) {
+      if (i) line.appendChild(document.createTextNode(", "));
+      var link = el("a", null, s.text);
+      link.href = s.href;
+      line.appendChild(link);
+    });
+    var meta = item.querySelector(".paper-item-meta");
+    if (meta) meta.after(line); else item.appendChild(line);
+  }
+
+  function pageSessions(doc, slug, url) {
+    var links = doc.querySelectorAll(".paper-sessions li > a");
+    if (!links.length) return;
+    sessionsOf.set(slug, Array.prototype.map.call(links, function (a) {
+      return { href: new URL(a.getAttribute("href"), new URL(url, location.href)).href, text: a.textContent };
+    }));
   }
 
   // The rest of each result on screen, from the paper's own page: its abstract (for the
@@ -339,8 +366,9 @@
     return record;
   }
 
-  function pageData(html) {
+  function pageData(html, slug, url) {
     var doc = new DOMParser().parseFromString(html, "text/html");
+    if (slug) pageSessions(doc, slug, url);
     var section = doc.querySelector("main .abstract") || doc.querySelector(".abstract");
     var text = "";
     if (section) {
@@ -360,7 +388,7 @@
           if (!response.ok) throw new Error("HTTP " + response.status);
           return response.text();
         })
-        .then(pageData)
+        .then(function (html) { return pageData(html, slug, url); })
         .catch(function () { pages.delete(slug); return { text: "", record: null, failed: true }; }));
     }
     return pages.get(slug);

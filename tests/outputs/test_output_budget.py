@@ -46,12 +46,15 @@ PAPERS = 300
 
 # Measured on this catalog when the budget was set (issue 25, with bench/synth.py's real
 # authorship; the code before the budget's second round, main 2c292ca, in brackets).
-TAR_PER_PAPER = 28_900  # measured 26.1 kB of tar a paper (29.9 kB)
+# Issue 34 put link previews (OpenGraph, a Twitter card, the meta description) on every page:
+# a paper's page 7,183 -> 7,983 bytes on average, the chrome 1,340 -> 1,751, tar a paper
+# 27,443 -> 28,740 bytes (bench/preview_cost.py on this catalog, before and after).
+TAR_PER_PAPER = 30_200  # measured 28.7 kB of tar a paper (27.4 kB before the previews; 29.9 kB before issue 25's second round)
 FILES_PER_PAPER = 2.2  # measured 2.08: a page per paper, 0.56 per author (those with two papers), the lists
-PAPER_PAGE = 7_600  # measured 7.2 kB on average (8.0 kB): a 1.3 kB abstract, 3.9 authors
-AUTHOR_PAGE = 7_400  # measured 6.5 kB on average (7.3 kB)
+PAPER_PAGE = 8_400  # measured 8.0 kB on average (7.2 kB before the previews): a 1.3 kB abstract, 3.9 authors
+AUTHOR_PAGE = 7_800  # measured 7.45 kB on average (7.15 kB before the previews of issue 34; 7.3 kB before issue 25)
 LIST_ITEM = 1_100  # measured at most 945 bytes (1,038 where ../shared/seeds, which synth reads words from, is absent) (1,116), with the sort ranks and tags of a list with controls
-CHROME = 1_400  # measured 1,333 bytes (1,640): a page's head and header, footer and scripts, outside <main>
+CHROME = 1_840  # measured 1,751 bytes (1,340 before the previews): a page's head and header, footer and scripts, outside <main>
 
 pytestmark = pytest.mark.slow
 
@@ -130,8 +133,8 @@ def test_the_chrome_of_a_page_is_small(built):
 
 def test_what_only_programs_read_is_stored_gzip(built):
     """The search's numbered files (a query's page unpacks them: static/js/search-engine.js) and
-    the sitemaps (an index, sitemap.xml, of sitemap-<n>.xml.gz) are gzip; a paper's page has no
-    meta description (its abstract is on the page)."""
+    the sitemaps (an index, sitemap.xml, of sitemap-<n>.xml.gz) are gzip; a paper's page has
+    its link preview (issue 34: the description is the abstract's first ~200 characters)."""
     import gzip
     import json
 
@@ -142,7 +145,9 @@ def test_what_only_programs_read_is_stored_gzip(built):
     assert "sitemap-1.xml.gz</loc>" in (built / "sitemap.xml").read_text(encoding="utf-8")
     assert b"<urlset" in gzip.decompress((built / "sitemap-1.xml.gz").read_bytes())
     paper = next(p for p in (built / "papers").glob("*/*/index.html") if "page" not in p.parts).read_text(encoding="utf-8")
-    assert '<meta name="description"' not in paper and 'name="citation_title"' in paper and "ld+json" in paper
+    assert '<meta property="og:description"' in paper and 'name="citation_title"' in paper and "ld+json" in paper
+    description = re.search(r'<meta name="description" content="([^"]*)">', paper).group(1)
+    assert len(description) <= 260  # an excerpt (escaped), not a second copy of the abstract
 
 
 def _entries(folder: Path) -> list[str]:

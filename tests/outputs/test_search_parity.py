@@ -28,6 +28,7 @@ from generator.content.loader import load_catalog
 from generator.outputs.search import build_search, stored_files
 from generator.content.slugs import MAX_LENGTH, slugify
 from generator.outputs.search.index import TYPO_BUDGET, search_fields, utf16_key
+from generator.outputs.search.sessions import session_notes
 from generator.outputs.search.shards import title_slug
 from generator.content.words import fold, porter, stem, tokenize
 from generator.outputs.search.tokens import STOP_WORDS
@@ -320,7 +321,8 @@ def test_lunr_js_scores_each_term_as_the_postings_weigh_it(seed_site, tmp_path):
     from generator.outputs.search.index import PARTS, build_part
 
     site, files, root = seed_site
-    docs = [{k: tokenize(v) for k, v in search_fields(p).items()} for p in site.papers]
+    notes = session_notes(site)  # sessions' notes are searched with their papers (issue 34)
+    docs = [{k: tokenize(v) for k, v in search_fields(p, notes.get(p.slug, "")).items()} for p in site.papers]
     engine = SearchEngine(files)
     terms = ["watermark", "graph", "learn", "diffus", "kmean", "king", "iclr", "2024", "unitigbin", "optim"]
     expected: dict[str, dict[str, float]] = {t: {} for t in terms}

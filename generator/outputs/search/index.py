@@ -82,8 +82,9 @@ def index_terms(text: str) -> list[str]:
     return [stem(t) for t in tokenize(text) if t not in STOP_WORDS]
 
 
-def search_fields(view: PaperView) -> dict[str, str]:
-    """The text of each indexed field of a paper."""
+def search_fields(view: PaperView, notes: str = "") -> dict[str, str]:
+    """The text of each indexed field of a paper; ``notes``: its sessions' notes, searched with
+    the abstract (``sessions.session_notes``)."""
     names = [a.name for a in view.authors]
     german = [n.translate(str.maketrans(UMLAUTS)) for n in names if any(c in n for c in UMLAUTS)]
     return {
@@ -92,7 +93,7 @@ def search_fields(view: PaperView) -> dict[str, str]:
         # Venue: short name and year only; the full name ("... on Learning Representations")
         # would make every paper of the venue match topic words.
         "meta": " ; ".join([t.name for t in view.tags] + [view.venue.name, str(view.venue.year)]),
-        "abstract": view.abstract_plain,
+        "abstract": f"{view.abstract_plain}\n{notes}" if notes else view.abstract_plain,
     }
 
 

@@ -66,6 +66,7 @@ from .index import (
     FORMAT_VERSION, MAX_EXPANDED_POSTINGS, MAX_EXPANSION_FILES, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY,
     MIN_PREFIX, PARTS, TYPO_BUDGET, TYPO_UNDER, W_EXACT, W_FUZZY, W_PREFIX, PartWeights, search_fields, utf16_key,
 )
+from .sessions import session_notes
 
 FIELDS = [name for _, fields in PARTS for name, _ in fields]  # the field numbers of the postings
 DOC_CHUNK = 200  # papers per file under search/docs/ (~4.3 kB gzip)
@@ -210,8 +211,9 @@ def build_search(site: SiteData) -> dict[str, str]:
     views = [site.papers[i] for i in order]
     # One str object per distinct token: 10,000 abstracts hold ~2.5 million tokens.
     shared: dict[str, str] = {}
-    tokenized = [{name: [shared.setdefault(t, t) for t in tokenize(text)] for name, text in search_fields(v).items()}
-                 for v in views]
+    notes = session_notes(site)  # issue 34: sessions' notes searched with their papers
+    tokenized = [{name: [shared.setdefault(t, t) for t in tokenize(text)]
+                  for name, text in search_fields(v, notes.get(v.slug, "")).items()} for v in views]
     del shared
     found, words = postings(tokenized)
     del tokenized
