@@ -178,6 +178,48 @@ def test_one_year_has_counts_but_no_risers():
     assert site_trends([], [], None).years is None
 
 
+def _tag(name: str, papers) -> SimpleNamespace:
+    return SimpleNamespace(ref=SimpleNamespace(id=name.lower(), name=name, url=f"tags/{name.lower()}/"),
+                           papers=tuple(papers))
+
+
+def test_a_venue_only_in_the_recent_years_does_not_make_its_field_rise():
+    """ICML every year; SIGGRAPH only in 2023-2024 (the catalog's make-up changed, not the
+    field): graphics, 75% of 2023-2024's papers and 0% before, is no riser; a tag rising
+    within ICML still is, by its ICML shares."""
+    icml = [_paper(y) for y in range(2018, 2025) for _ in range(10)]
+    siggraph = [_paper(y, "SIGGRAPH") for y in (2023, 2024) for _ in range(30)]
+    diffusion = [p for p in icml if p.venue.year >= 2023][:6] + [p for p in icml if p.venue.year == 2021][:3]
+    tags = [_tag("Graphics", siggraph), _tag("Diffusion", diffusion), _tag("Learning", icml)]
+    trends = site_trends(icml + siggraph, tags, None)
+    by_name = {r.name: r for r in trends.tags}
+    assert by_name["Graphics"].rise is None and by_name["Learning"].rise == 0.0
+    assert [r.name for r in trends.tag_risers] == ["Diffusion"]
+    assert by_name["Diffusion"].rise_text == "+20.0 points: 30.0% in 2023–2024 against 10.0% in 2020–2022"
+    assert "SIGGRAPH has papers in only one of the two periods" in trends.makeup
+    assert "within the 1 venue with papers in both 2020–2022 and 2023–2024 (50 of the 110 papers" in trends.makeup
+
+
+def test_a_change_of_the_venues_mix_is_no_rise_but_no_venue_in_both_periods_measures_none():
+    """ICML grows and ACL shrinks; a tag on half of ICML's papers every year and none of
+    ACL's has the same share within each venue: no rise (the catalog's share went from 12.5%
+    to 40%)."""
+    papers = [_paper(y, v) for y in range(2019, 2025) for v, n in (("ICML", 40 if y >= 2023 else 10),
+                                                                     ("ACL", 10 if y >= 2023 else 30))
+              for _ in range(n)]
+    icml = [p for p in papers if p.venue.name.startswith("ICML")]
+    half = [p for i, p in enumerate(icml) if i % 2 == 0]
+    trends = site_trends(papers, [_tag("Half", half)], None)
+    assert trends.tags[0].rise == 0.0 and not trends.tag_risers and trends.makeup == ""
+    # Before: only ICML; recent: only SIGGRAPH. Nothing is compared, and the page says why.
+    moved = [_paper(y) for y in range(2018, 2023) for _ in range(5)] + \
+        [_paper(y, "SIGGRAPH") for y in (2023, 2024) for _ in range(5)]
+    trends = site_trends(moved, [_tag("Graphics", moved[-10:])], None)
+    assert trends.tags[0].rise is None and not trends.tag_risers
+    assert trends.makeup == ("No venue has papers in both 2020–2022 and 2023–2024: the catalog's venues "
+                             "changed, so no rise is measured.")
+
+
 def test_venue_series_drop_the_year():
     assert series("ICLR 2024") == "ICLR" and series("NeurIPS (2019)") == "NeurIPS" and series("2024") == "2024"
 
