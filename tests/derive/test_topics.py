@@ -332,3 +332,33 @@ def test_topics_separate_the_venues_fields_at_least_as_well_as_tfidf_svd_kmeans(
     baseline = purity.purity(purity.baseline_labels(texts, len(found.names)), fields)
     assert ours >= baseline, (ours, baseline)
     assert purity.purity([0] * len(fields), fields) < ours - 0.1  # the fields are mixed: one topic is no good
+
+
+def test_a_topic_is_named_by_what_all_its_papers_share_not_by_a_part_of_them():
+    """A topic holding Gaussian-process papers and, as a third of it, Gaussian-splatting
+    papers (which share the word "Gaussian") is not named "Gaussian processes, Bayesian"
+    alone: the end of its name says what the papers the first keyword misses hold."""
+    from generator.derive.topic_names import name_topics
+    rng = random.Random(5)
+    gp = ["Gaussian processes", "Bayesian optimization", "kernel hyperparameters", "posterior variance",
+          "Bayesian inference"]
+    splat = ["Gaussian splatting", "real-time rendering", "radiance fields", "novel view synthesis"]
+    rl = ["reinforcement learning", "policy gradient", "reward shaping", "value function"]
+    texts, labels = [], []
+    for words, label, count in ((gp, 0, 24), (splat, 0, 12), (rl, 1, 24)):
+        for i in range(count):
+            title = f"{rng.choice(words).capitalize()} for {rng.choice(FILLERS)} {i}"
+            texts.append((title, " ".join(f"We study {rng.choice(words)} with {rng.choice(words)}." for _ in range(4))))
+            labels.append(label)
+    names = name_topics(corpus(texts), np.array(labels), 2)
+    first, second = (k.lower() for k in names.keywords[0][:2])
+
+    def named(i: int) -> bool:  # a paper holding a word of the name (as written, or its plural)
+        text = " ".join(texts[i]).lower()
+        return any(re.search(rf"\b{re.escape(k)}s?\b", text) for k in (first, second))
+
+    splatting = range(24, 36)
+    assert sum(named(i) for i in splatting) >= 0.8 * len(splatting), (first, second)
+    assert sum(named(i) for i in range(36)) >= 0.8 * 36, (first, second)
+    assert "splatting" not in first and names.name(1).lower().startswith(("reinforcement learning", "policy gradient",
+                                                                          "reward shaping", "value function"))
