@@ -146,14 +146,19 @@ def _covering(corpus: Corpus, phrases: "_Phrases", topic: int, members: np.ndarr
     Bayesian" for a topic whose other papers are on Gaussian splatting: "Gaussian processes,
     Gaussian splatting"). The candidates that score at least ``SECOND_SCORE_SHARE`` of the
     second keyword in the whole topic are scored as in ``name_topics`` on those papers."""
-    found = [(t, phrases.of(topic, t)) for t, _ in candidates]
-    first = next(((t, f) for t, f in found if f is not None and f[1] == chosen[0]), None)
-    if first is None or len(members) < 4:
+    if len(members) < 4:
         return chosen
-    holds = _holders(corpus, members, [t for t, _ in candidates])
-    left = ~holds[first[0]]
+    looked = ((t, phrases.of(topic, t)) for t, _ in candidates)
+    first = next(((t, f) for t, f in looked if f is not None and f[1] == chosen[0]), None)
+    if first is None:
+        return chosen
+    owner, indices = _members_terms(corpus, members)
+    left = ~_holding(owner, indices, len(members), first[0])
     if left.sum() < UNCOVERED_SHARE * len(members):
         return chosen
+    found = [(t, phrases.of(topic, t)) for t, _ in candidates]
+    wanted = np.isin(indices, np.array([t for t, f in found if f is not None], dtype=indices.dtype))
+    owner, indices = owner[wanted], indices[wanted]
     first_words = set(first[1][0])
     scores = {f[1]: score for (t, score), (_, f) in zip(candidates, found) if f is not None}
     floor = SECOND_SCORE_SHARE * scores.get(chosen[1], 0.0) if len(chosen) > 1 else 0.0
@@ -167,7 +172,7 @@ def _covering(corpus: Corpus, phrases: "_Phrases", topic: int, members: np.ndarr
             continue
         if scores.get(f[1], 0.0) < floor:
             continue  # much less telling of the topic than the keyword it would replace
-        inside = int((holds[t] & left).sum())
+        inside = int((_holding(owner, indices, len(members), t) & left).sum())
         if inside < 2 or inside < MIN_SHARE * left.sum():
             continue
         share = inside / left.sum()
@@ -179,19 +184,19 @@ def _covering(corpus: Corpus, phrases: "_Phrases", topic: int, members: np.ndarr
     return (chosen[0], best) + tuple(w for w in chosen[1:] if w != best)[:KEYWORDS - 2]
 
 
-def _holders(corpus: Corpus, members: np.ndarray, terms: list[int]) -> dict[int, np.ndarray]:
-    """For each of ``terms``: which of ``members`` (paper indices) hold it."""
+def _members_terms(corpus: Corpus, members: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The nonzeros of ``members``' rows: each one's member (0..len-1) and term."""
     lo, hi = corpus.indptr[members], corpus.indptr[members + 1]
     counts = hi - lo
     at = np.repeat(lo - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts) + np.arange(counts.sum())
-    owner = np.repeat(np.arange(len(members)), counts)
-    indices = corpus.indices[at]
-    holds = {}
-    for t in set(terms):
-        mask = np.zeros(len(members), dtype=bool)
-        mask[owner[indices == t]] = True
-        holds[t] = mask
-    return holds
+    return np.repeat(np.arange(len(members)), counts), corpus.indices[at]
+
+
+def _holding(owner: np.ndarray, indices: np.ndarray, members: int, term: int) -> np.ndarray:
+    """Which members hold ``term``."""
+    mask = np.zeros(members, dtype=bool)
+    mask[owner[indices == term]] = True
+    return mask
 
 
 def _best(topic: np.ndarray, term: np.ndarray, score: np.ndarray, allowed: np.ndarray,
