@@ -69,12 +69,20 @@ class Trends:
         return self.tag_years.get(tag_id)
 
 
-_YEAR = re.compile(r"\s*(?:\(?\d{4}\)?)\s*$")
+# A year or an edition's number inside a name ("Proceedings of the 57th Annual Meeting ...",
+# "... of the 2019 Conference ...", "the Fourth Workshop on ..."): each year's name differs by it.
+_NUMBERING = re.compile(
+    r"\b(?:19|20)\d{2}\b|\b\d+(?:st|nd|rd|th)\b|\b(?:(?:twenty|thirty|forty|fifty|sixty)[- ]?)?"
+    r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|"
+    r"fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth|fortieth|fiftieth)\b",
+    re.IGNORECASE)
 
 
 def series(name: str) -> str:
-    """A venue's series: its name without the year ("ICLR 2024" -> "ICLR")."""
-    return _YEAR.sub("", name) or name
+    """A venue's series: its name without the year ("ICLR 2024" -> "ICLR") or the edition's
+    number ("Proceedings of the 57th Annual Meeting of the ACL" and "... 58th ..." are one)."""
+    spaced = " ".join(_NUMBERING.sub(" ", name).split())
+    return re.sub(r"\s*\(\s*\)|(?<=\()\s+|\s+(?=\))", "", spaced).strip() or name
 
 
 def site_trends(papers: Sequence, tags: Sequence, topics: Sequence | None) -> Trends:

@@ -222,6 +222,18 @@ def test_a_change_of_the_venues_mix_is_no_rise_but_no_venue_in_both_periods_meas
 
 def test_venue_series_drop_the_year():
     assert series("ICLR 2024") == "ICLR" and series("NeurIPS (2019)") == "NeurIPS" and series("2024") == "2024"
+    # Names that hold their year or edition inside (the ACL Anthology's proceedings, workshops).
+    assert series("Proceedings of the 57th Annual Meeting of the Association for Computational Linguistics") == \
+        series("Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics") == \
+        "Proceedings of the Annual Meeting of the Association for Computational Linguistics"
+    assert series("Proceedings of the 2019 Conference of the North American Chapter") == \
+        "Proceedings of the Conference of the North American Chapter"
+    assert series("Proceedings of the Fourth Workshop on Online Abuse and Harms (WOAH 2021)") == \
+        series("Proceedings of the Fifth Workshop on Online Abuse and Harms (WOAH 2022)") == \
+        "Proceedings of the Workshop on Online Abuse and Harms (WOAH)"
+    assert series("Proceedings of the 3rd Workshop (2020)") == "Proceedings of the Workshop"
+    assert series("Proceedings of the Twenty-Second Workshop on X") == "Proceedings of the Workshop on X"
+    assert series("CVPR 2023 Workshops") == "CVPR Workshops" and series("Findings of EMNLP 2025") == "Findings of EMNLP"
 
 
 # Catalogs of titles alone (BibTeX of a proceedings), in Title Case as proceedings write them.
