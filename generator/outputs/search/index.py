@@ -34,7 +34,9 @@ from .tokens import STOP_WORDS, UMLAUTS, tokenize
 
 # 2: split by term (shards.py); 3: refs by venue (facets "n"), slugs from titles; 4: records
 # hold titles (the rest on the paper's page), typoUnder. search-engine.js reads this one only.
-FORMAT_VERSION = 4
+# 5: author names unstemmed (``RAW_FIELDS``), whole records, people and identifier files,
+# venue runs in meta.json ("n"), facets.json the tags only.
+FORMAT_VERSION = 5
 
 # Index parts: (name, fields with their boosts). A title match matters most, then authors,
 # then tags and venue, then the abstract. Each part's weights are Lunr's for an index of its
@@ -44,6 +46,10 @@ PARTS: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = (
     ("details", (("authors", 5), ("meta", 3))),
     ("abstracts", (("abstract", 1),)),
 )
+# Fields indexed word for word: names are names, not words to stem ("Levine" is not "Levin"),
+# and no name is a stop word ("Will", "An"). A query word matches them as typed (or as a
+# prefix while typed); its stem matches the other fields (search-engine.js ``expand``).
+RAW_FIELDS = frozenset({"authors"})
 
 
 # Query expansion: written to meta.json for the page's query code (search-engine.js).
@@ -131,7 +137,8 @@ class PartWeights:
     (``significant``); ``words``: stem -> the surface words that stem to it.
     """
 
-    def __init__(self, fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]]):
+    def __init__(self, fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]],
+                 raw: frozenset[str] = frozenset()):
         names = self.names = [name for name, _ in fields]
         boosts = [boost for _, boost in fields]
         words: dict[str, set[str]] = {}
@@ -144,11 +151,14 @@ class PartWeights:
         for ref, doc in enumerate(docs):
             for f, name in enumerate(names):
                 tokens = doc[name]
-                for token in set(tokens).difference(term_of):
-                    term = term_of[token] = "" if token in STOP_WORDS else stem(token)
-                    if term and term != token:
-                        words.setdefault(term, set()).add(token)
-                terms = [term for term in map(term_of.__getitem__, tokens) if term]
+                if name in raw:  # (``RAW_FIELDS``) each token its own term
+                    terms = list(tokens)
+                else:
+                    for token in set(tokens).difference(term_of):
+                        term = term_of[token] = "" if token in STOP_WORDS else stem(token)
+                        if term and term != token:
+                            words.setdefault(term, set()).add(token)
+                    terms = [term for term in map(term_of.__getitem__, tokens) if term]
                 counts: dict[int, int] = {}
                 for term, tf in Counter(terms).items():  # in order of first appearance
                     tid = term_ids.get(term)

@@ -63,12 +63,16 @@ from ...content.slugs import MAX_LENGTH
 from ...derive.views import PaperView, SiteData
 from .index import (
     FORMAT_VERSION, MAX_EXPANDED_POSTINGS, MAX_EXPANSION_FILES, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY,
-    MIN_PREFIX, PARTS, TYPO_BUDGET, TYPO_UNDER, W_EXACT, W_FUZZY, W_PREFIX, PartWeights, search_fields, utf16_key,
+    MIN_PREFIX, PARTS, RAW_FIELDS, TYPO_BUDGET, TYPO_UNDER, W_EXACT, W_FUZZY, W_PREFIX, PartWeights, search_fields,
+    utf16_key,
 )
+from .ids import key_file, link_keys
+from .people import people_files
 from .tokens import CHAR_MAP, MAX_TOKEN, tokenize
 
 FIELDS = [name for _, fields in PARTS for name, _ in fields]  # the field numbers of the postings
-DOC_CHUNK = 200  # papers per file under search/docs/ (~4.3 kB gzip)
+DOC_CHUNK = 50  # papers per file under search/docs/ (whole records: ~4 kB gzip)
+ID_BYTES = 8_000  # about 3 kB gzip per file of identifiers (search/ids/)
 DICT_BYTES = 32_000  # about 8 kB gzip per dictionary file
 TERM_BYTES = 70_000  # about 24 kB gzip per postings file of rarer terms
 OWN_BYTES = 16_000  # a term with longer postings (~5 kB gzip) is a file of its own
@@ -119,13 +123,25 @@ def title_slug(title: str) -> str:
 
 
 def display_record(view: PaperView) -> dict[str, object]:
-    """What a result shows of a paper before its page arrives, besides its venue, year and
-    tags (in the facets): the title, and the paper's page (``s``) when the page cannot
-    derive it from the title (``title_slug``). The rest comes from its page. Plain text
-    only, so the page sets it with textContent."""
+    """What a result shows of a paper besides its venue and year (``meta.json`` "n"): the
+    title, the paper's page (``s``) when the page cannot derive it from the title
+    (``title_slug``), the authors (``a``) and where each has a page (``h``: its
+    ``AuthorRef.path``, 0 for none), the presentation (``p``), provisional (``x``), the PDF
+    (``f``, ``PaperView.pdf_url``) and tags (``g``, added by ``build_search``). The whole row
+    from one file: no paper page is fetched. Plain text only, set with textContent."""
     record: dict[str, object] = {"t": view.title_plain}
     if not (view.title_plain.isascii() and title_slug(view.title_plain) == view.slug):
         record["s"] = view.slug
+    record["a"] = [a.name for a in view.authors]
+    if any(a.path for a in view.authors):
+        record["h"] = [a.path or 0 for a in view.authors]
+    if view.presentation:
+        record["p"] = view.presentation
+    if view.provisional:
+        record["x"] = 1
+    pdf = view.pdf_url
+    if pdf:
+        record["f"] = pdf
     return record
 
 
@@ -167,7 +183,7 @@ def postings(tokenized: list[dict[str, list[str]]]) -> tuple[dict[str, tuple[arr
     words: dict[str, set[str]] = {}
     first = 0
     for _, fields in PARTS:
-        part = PartWeights(fields, tokenized)
+        part = PartWeights(fields, tokenized, RAW_FIELDS)
         terms = {tid: term for term, tid in part.term_ids.items()}
         for ref, f, pairs in part.vectors:
             key = ref * 4 + first + f
@@ -238,18 +254,45 @@ def build_search(site: SiteData) -> dict[str, str]:
         records = []
         for view, own in zip(views[n * DOC_CHUNK:(n + 1) * DOC_CHUNK], codes[n * DOC_CHUNK:(n + 1) * DOC_CHUNK]):
             records.append(display_record(view))
-            if own != sorted(own):
+            if own:
                 records[-1]["g"] = own
         files[f"search/docs/{n}.json"] = _dump(records)
     papers_of = [0] * len(site.venues)
     for view in views:
         papers_of[venue_index[view.venue.id]] += 1
-    files["search/facets.json"] = _dump({"n": papers_of, "g": [sorted(own) for own in codes]})
+    # Tags of every paper: loaded only for the tag filter and its counts (search-engine.js).
+    files["search/facets.json"] = _dump({"g": [sorted(own) for own in codes]})
+    ref_of = {view.slug: ref for ref, view in enumerate(views)}
+    people_count = people_files(site, ref_of, files)
+    id_count = _id_files(views, files)
     digest = hashlib.sha1()
     for path in sorted(files):
         digest.update(path.encode() + b"\0" + files[path].encode("utf-8") + b"\0")
-    files["search/meta.json"] = _dump(_meta(site, digest.hexdigest()[:12], len(views), dict_starts))
+    meta = _meta(site, digest.hexdigest()[:12], len(views), dict_starts)
+    meta.update({"n": papers_of, "people": people_count, "ids": id_count})
+    files["search/meta.json"] = _dump(meta)
     return files
+
+
+def _id_files(views: list[PaperView], files: dict[str, str]) -> int:
+    """search/ids/<n>.json: ``{key: [ref, ...]}``, the papers of each identifier key of their
+    links (``ids.link_keys``), keys spread over the files by ``ids.key_file``; returns how
+    many files (a query that looks like an identifier fetches one)."""
+    refs_of: dict[str, list[int]] = {}
+    for ref, view in enumerate(views):
+        for link in view.links:
+            for key in link_keys(link.url):
+                found = refs_of.setdefault(key, [])
+                if ref not in found:
+                    found.append(ref)
+    size = sum(len(k) + 8 for k in refs_of)
+    count = max(1, -(-size // ID_BYTES))
+    shards: list[dict[str, list[int]]] = [{} for _ in range(count)]
+    for key in sorted(refs_of):
+        shards[key_file(key, count)][key] = refs_of[key]
+    for n, shard in enumerate(shards):
+        files[f"search/ids/{n}.json"] = _dump(shard)
+    return count
 
 
 def _dictionary_files(terms: list[str], words: dict, df: dict[str, int], shard_of: dict[str, int],
