@@ -27,10 +27,11 @@ from generator.derive.views import derive
 from generator.content.loader import load_catalog
 from generator.outputs.search import build_search, stored_files
 from generator.content.slugs import MAX_LENGTH, slugify
-from generator.outputs.search.index import TYPO_BUDGET, search_fields, utf16_key
+from generator.outputs.search.index import RAW_FIELDS, TYPO_BUDGET, search_fields, utf16_key
 from generator.outputs.search.shards import title_slug
 from generator.outputs.search.stemmer import porter, stem
-from generator.outputs.search.tokens import STOP_WORDS, fold, tokenize
+from generator.outputs.search.ids import key_file
+from generator.outputs.search.tokens import CHAIN_RE, JOINER_RE, STOP_WORDS, fold, tokenize
 
 from ..conftest import REPO, ContentDir, paper_md
 from .search_engine import SearchEngine, query_units
@@ -326,14 +327,16 @@ def test_lunr_js_scores_each_term_as_the_postings_weigh_it(seed_site, tmp_path):
     expected: dict[str, dict[str, float]] = {t: {} for t in terms}
     for name, fields in PARTS:
         path = tmp_path / f"{name}.json"
-        path.write_text(build_part(fields, docs)[0], encoding="utf-8")
+        path.write_text(build_part(fields, docs, RAW_FIELDS)[0], encoding="utf-8")
         answer = run_node({"lunr": {"index": str(path), "terms": terms}})
         for term, hits in zip(terms, answer["lunr"]):
             for ref, score in hits:  # lunr's refs: the papers in the site's order; ours by venue
                 slug = site.papers[int(ref)].slug
                 expected[term][slug] = expected[term].get(slug, 0.0) + score
     for term in terms:
-        ours = {engine.refs[ref]: total for ref, total in engine.postings.get(term, [])}
+        ours: dict[str, float] = {}
+        for ref, _, weight in engine.postings.get(term, []):
+            ours[engine.refs[ref]] = ours.get(engine.refs[ref], 0.0) + weight
         assert ours.keys() == expected[term].keys(), term
         for ref, score in ours.items():
             assert score == pytest.approx(expected[term][ref], rel=1e-9), (term, ref)
@@ -341,7 +344,7 @@ def test_lunr_js_scores_each_term_as_the_postings_weigh_it(seed_site, tmp_path):
 
 
 def test_a_query_fetches_only_the_files_of_its_words(seed_site):
-    """The page's service, opened at ?q=...: meta and facets, the dictionary files of the
+    """The page's service, opened at ?q=...: meta, the dictionary files of the
     query's buckets, the postings files of the terms its words stand for, and the display
     chunks of the results on screen; nothing else, each file once."""
     site, files, root = seed_site
@@ -357,8 +360,12 @@ def test_a_query_fetches_only_the_files_of_its_words(seed_site):
         assert item["slugs"] == result.slugs[:10] and item["total"] == len(result.hits), item
         terms = {engine.info[t][1] for t in result.terms}
         docs = {r // meta["docChunk"] for r in (h.ref for h in result.hits[:10])}
-        want = {"search/meta.json", "search/facets.json"} | {f"search/terms/{n}.json.gz" for n in terms} \
-            | {f"search/docs/{n}.json.gz" for n in docs}
+        # (the tags of every paper, facets.json, only for the tag filter; the people file of
+        # each word of a query of 2-6 words; no identifier file for these queries)
+        words = [p for chain in CHAIN_RE.findall(fold(item["q"])) for p in JOINER_RE.split(chain.replace("'", ""))]
+        people = {key_file(w, meta["people"]) for w in words if len(w) >= 2} if 2 <= len(words) <= 6 else set()
+        want = {"search/meta.json"} | {f"search/terms/{n}.json.gz" for n in terms} \
+            | {f"search/docs/{n}.json.gz" for n in docs} | {f"search/people/{n}.json.gz" for n in people}
         dicts = {g for g in got if g.startswith("search/dict/")}
         assert set(got) - dicts == want, item["q"]
         assert 1 <= len(dicts) <= 8 * len(item["q"].split()), item

@@ -198,7 +198,8 @@ class PartWeights:
         self.words = words
 
 
-def build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]]) -> tuple[str, dict]:
+def build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]],
+               raw: frozenset[str] = frozenset()) -> tuple[str, dict]:
     """The serialized lunr index (JSON text) of one part over already-stemmed terms, and its
     surface words.
 
@@ -211,7 +212,7 @@ def build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Se
     page's engine, whose postings carry these same weights (``shards.py``). The site itself
     no longer writes whole Lunr indexes.
     """
-    part = PartWeights(fields, docs)
+    part = PartWeights(fields, docs, raw)
     names = part.names
     vector_texts = []
     for ref, f, pairs in part.vectors:
