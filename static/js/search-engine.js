@@ -435,10 +435,11 @@
         typoKeys(text).forEach(function (b) {
           self.entries(b).forEach(function (entry) {
             if (!oneEdit(chars, codePoints(entry[0]))) return;
-            var term = note(entry), mask = (entry[1] ? WORDS : ALL) & (known ? WORDS : ALL);
+            // (names as typed: the word's neighbours, never its stem's)
+            var term = note(entry), mask = (entry[1] ? WORDS : ALL) & (known || text !== word ? WORDS : ALL);
             candidates.push(term);
             cmasks.set(term, (cmasks.get(term) || 0) | mask);
-            if (!surface.has(term) || entry[0] === term) surface.set(term, entry[0]);
+            if (!surface.has(term) || text === word) surface.set(term, entry[0]); // what was meant, as a word
           });
         });
       });
@@ -951,9 +952,9 @@
       var front = [], inFront = new Set(), scores = ranked.scores;
       function lead(ref) { if (ref >= 0 && ref < engine.size && !inFront.has(ref)) { inFront.add(ref); front.push(ref); } }
       idRefs.forEach(lead);
-      var theirs = [];
-      persons.forEach(function (p) { p.refs.forEach(function (r) { theirs.push(r); }); });
-      theirs.sort(function (a, b) { return (scores[b] - scores[a]) || (a - b); }).forEach(lead);
+      persons.forEach(function (p) { // in the cards' order, each one's best first
+        p.refs.slice().sort(function (a, b) { return (scores[b] - scores[a]) || (a - b); }).forEach(lead);
+      });
       if (front.length) {
         result.refs = front.concat(result.refs.filter(function (r) { return !inFront.has(r); }));
         if (result.partial && !idRefs.length) result.partial = false;

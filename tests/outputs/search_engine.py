@@ -224,7 +224,8 @@ class SearchEngine:
                         if one_edit(text, e[0]):
                             term = self._note(e)
                             candidates.append(term)
-                            cmasks[term] = cmasks.get(term, 0) | ((WORDS if e[1] else ALL) & (WORDS if known else ALL))
+                            names = not known and text == word  # names as typed: the word's neighbours only
+                            cmasks[term] = cmasks.get(term, 0) | ((WORDS if e[1] else ALL) & (ALL if names else WORDS))
             for term in self._strongest(candidates):
                 put(term, W_FUZZY, cmasks[term])
         if own:
