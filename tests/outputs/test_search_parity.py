@@ -403,3 +403,35 @@ def test_the_page_refuses_search_files_of_another_format(tmp_path):
         posted = json.loads(done.stdout)
         assert [m["type"] for m in posted] == ["state"] and posted[0]["state"] == "error", posted
         assert f"format {version}, not {FORMAT_VERSION}" in posted[0]["message"]
+
+
+IDENTIFIERS = [
+    "2301.01234", "arXiv:2301.01234v2", "2301.01234v2", "https://arxiv.org/abs/2301.01234v3", "arxiv.org/pdf/2301.01234",
+    "https://arxiv.org/abs/cs/0112017", "10.18653/v1/2022.acl-long.75", "https://doi.org/10.18653/v1/2022.acl-long.75",
+    "doi:10.1145/3292500.3330701", "https://dx.doi.org/10.1145/3292500.3330701/", "2022.acl-long.75", "2022.findings-acl.91",
+    "P19-1001", "https://aclanthology.org/P19-1001/", "https://aclanthology.org/2022.findings-acl.91.pdf", "B184E5qee",
+    "https://openreview.net/forum?id=B184E5qee", "https://openreview.net/pdf?id=rJl-b3RcF7", "v202/smith23a",
+    "smith23a", "https://proceedings.mlr.press/v202/smith23a.html", "https://proceedings.mlr.press/v202/smith23a/smith23a.pdf",
+    "watermark", "graph neural", "", "a" * 400, "🤖", "title:foo^2", "GPT4", "ΑΒΓ123",
+]
+
+
+def test_identifier_keys_and_their_files_agree():
+    """ids.query_keys / link_keys / key_file and their twins in search-engine.js."""
+    from generator.outputs.search.ids import link_keys, query_keys
+
+    node = node_or_skip()
+    script = ("const PS = require(process.argv[1]); const qs = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+              "process.stdout.write(JSON.stringify(qs.map(q => [PS.queryKeys(q), PS.linkKeys(q),"
+              " PS.queryKeys(q).map(k => PS.keyFile(k, 97))])));")
+    done = subprocess.run([node, "-e", script, str(REPO / "static" / "js" / "search-engine.js")],
+                          input=json.dumps(IDENTIFIERS), capture_output=True, text=True, encoding="utf-8", check=True)
+    js = json.loads(done.stdout)
+    for query, (keys, links, files) in zip(IDENTIFIERS, js):
+        assert keys == query_keys(query), query
+        assert links == link_keys(query), query
+        assert files == [key_file(k, 97) for k in keys], query
+    assert query_keys("arXiv:2301.01234v2") == ["2301.01234"]
+    assert query_keys("https://doi.org/10.18653/v1/2022.acl-long.75") == ["10.18653/v1/2022.acl-long.75", "2022.acl-long.75"]
+    assert link_keys("https://proceedings.mlr.press/v202/smith23a.html") == ["v202/smith23a", "smith23a"]
+    assert query_keys("watermark") == [] and query_keys("graph neural") == []
