@@ -205,3 +205,43 @@ def test_a_missing_or_damaged_index_file_gives_a_clear_message(page, shelf, path
     assert page.locator("#search-results > li").count() == 0
     fallback = page.locator("#search-empty")
     assert fallback.is_visible() and fallback.locator("a[href='/authors/']").count() == 1
+
+
+def gzip_bytes_of(root, paths) -> int:
+    """What a server that gzips text sends for these paths (bodies; a stored .gz as it is)."""
+    import gzip
+
+    total = 0
+    for path in paths:
+        file = root / path.lstrip("/")
+        if file.is_dir() or path.endswith("/"):
+            file = file / "index.html"
+        data = file.read_bytes()
+        total += len(data) if path.endswith(".gz") else len(gzip.compress(data, 6))
+    return total
+
+
+def test_the_fixed_cost_before_a_query_is_bounded(page, server, site_dir):
+    """Issue 32: the page, its scripts and meta.json, under 100 kB (gzip); the tags of every
+    paper (facets.json, growing with the catalog) are not loaded before the tag filter is reached."""
+    from urllib.parse import urlsplit
+
+    fetched = []
+    page.on("request", lambda r: fetched.append(urlsplit(r.url).path))
+    page.goto(server.url("/search/"))
+    page.wait_for_selector("#search-results[data-state=ready]", state="attached", timeout=20000)
+    page.wait_for_timeout(300)
+    assert "/search/meta.json" in fetched and "/search/facets.json" not in fetched
+    assert gzip_bytes_of(site_dir, set(fetched)) <= 100_000
+    # A query of a person: its words' files, the people files and whole rows, no facets.
+    fetched.clear()
+    page.fill("#search-input", "Irwin King")
+    results_for(page, "Irwin King")
+    assert "/search/facets.json" not in fetched and not [p for p in fetched if p.startswith("/papers/")]
+    assert any(p.startswith("/search/people/") for p in fetched)
+    # The tag filter reached: the tags load, and its options get their counts.
+    page.locator("#search-filters-box").evaluate("d => d.open = true")
+    page.locator("#search-filter-tag").focus()
+    page.wait_for_function("() => Array.from(document.querySelectorAll('#search-filter-tag option'))"
+                           ".some(o => /\\(\\d+\\)$/.test(o.textContent))", timeout=20000)
+    assert "/search/facets.json" in fetched
