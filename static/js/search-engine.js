@@ -1,7 +1,8 @@
 /*
  * Papershelf search engine: queries the search files written by generator/outputs/search/
  * (an index split by term: a query fetches the dictionary and postings files of its words,
- * and the titles of the results on screen; the rest of a result comes from its paper's page). Runs in a Web Worker
+ * the people and identifier files a short query needs, and the whole rows of the results on
+ * screen). Runs in a Web Worker
  * (search-worker.js), on the page as a fallback, and under Node for the parity tests.
  * Uses lunr.js 2.3.9 for its stemmer and stop words; the postings carry Lunr's weights.
  *

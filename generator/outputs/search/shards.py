@@ -11,11 +11,11 @@ the few of them its words need (``static/js/search-engine.js``):
     long query fetches a few dictionary files a word), the first bucket of each dictionary file (``dict``), the size of the
     document chunks.
 ``search/facets.json``
-    the papers' venues and tags, for the filters and their counts and for browsing without
-    words (newest first). Refs (small numbers) run through the papers by venue, then by tag
-    set: ``n`` is the number of papers of each venue of ``meta.venues`` in that order (the
-    first ``n[0]`` refs are the first venue's; the year is the venue's), ``g`` each paper's
-    tags (indexes into ``meta.tags``, sorted), by ref.
+    every paper's tags by ref (``g``: indexes into ``meta.tags``, sorted), loaded only for
+    the tag filter and its counts. Refs (small numbers) run through the papers by venue,
+    then by tag set: ``meta.json``'s ``n`` is the number of papers of each venue of
+    ``meta.venues`` in that order (the first ``n[0]`` refs are the first venue's; the year
+    is the venue's), so venue and year need no file of their own.
 ``search/dict/<n>.json``
     the dictionary: every index term and every surface word whose stem differs from it,
     grouped in buckets by their first two characters (``bucket``), buckets in JavaScript
@@ -37,18 +37,14 @@ the few of them its words need (``static/js/search-engine.js``):
     A paper's score for a term is the sum of its fields' weights, what lunr.js's
     ``Index.search`` gives for that one term.
 ``search/docs/<n>.json``
-    the titles of ``DOC_CHUNK`` papers by ref (``display_record``), what a result shows
-    with its venue, year and tags (in the facets) as soon as the query is answered; the page
-    fetches the chunks of the results on screen only. ``s`` (the paper's page) is left out
-    when the title gives it (``title_slug``). ``g``: the paper's tags in its own order,
-    where that is not the facets' sorted one.
-
-The rest of a result (authors and their links, presentation, PDF) and its snippet come from
-the paper's own page (``static/js/search.js`` reads what the page shows), fetched when the
-result comes into sight: the abstracts and author lists are not stored twice, and a query
-fetches ~25 bytes (gzip) a paper of records instead of ~95, so the chunks can be four times
-as long for the same bytes. A result links its paper's page, ``papers/<venue>/<slug>/``: its
-venue is in the facets.
+    the whole rows of ``DOC_CHUNK`` papers by ref (``display_record``: title, authors and
+    their pages, presentation, PDF, tags), what a result shows as soon as the query is
+    answered: the page fetches the chunks of the results on screen only, and no paper page.
+``search/people/<n>.json``
+    the people with a page, by family name (``people.py``): a short query's person cards.
+``search/ids/<n>.json``
+    the papers' identifiers from their links (``ids.py``): arXiv, DOI, ACL Anthology,
+    OpenReview, PMLR; a query that looks like one fetches one file.
 """
 
 from __future__ import annotations
