@@ -459,11 +459,32 @@
   // The entry of `word` as a term of its own (a name as typed), or null.
   Engine.prototype.rawEntry = function (word) { return this.termEntry(word); };
 
-  // The expansions of every word (their buckets must be loaded).
+  // The expansions of every word (their buckets must be loaded), common words dropped.
   Engine.prototype.expandAll = function (units) {
     var self = this;
     this.info = new Map();
-    return units.map(function (unit) { return self.expand(unit); });
+    return this.dropCommon(units, units.map(function (unit) { return self.expand(unit); }));
+  };
+
+  // A required word all of whose terms have at least meta.query.common postings (index.
+  // COMMON_SHARE) is neither fetched nor required when another required word is rarer:
+  // "learning" in "diffusion learning protein" adds little but the largest postings.
+  Engine.prototype.dropCommon = function (units, expansions) {
+    var info = this.info, limit = this.settings.common;
+    if (!limit) return expansions;
+    var common = units.map(function (unit, u) {
+      if (!unit.required || !expansions[u].size) return false;
+      var all = true;
+      expansions[u].forEach(function (e) { if (info.get(e.term)[0] < limit) all = false; });
+      return all;
+    });
+    var rarer = units.some(function (unit, u) { return unit.required && expansions[u].size && !common[u]; });
+    if (!rarer) return expansions;
+    return expansions.map(function (found, u) {
+      if (!common[u]) return found;
+      units[u].required = false;
+      return new Map();
+    });
   };
 
   // Adds into `best` (by ref) the unit's score: for each term, weight x the sum of the

@@ -161,6 +161,7 @@ class SearchEngine:
         self.year_of = [v["year"] for v in venues]
         self.tags_of = [[meta["tags"][g]["id"] for g in tags] for tags in facets["g"]]
         self.info: dict[str, tuple[int, int]] = {}  # term -> (document frequency, postings file)
+        self.common = meta["query"].get("common", 0)
 
     def entries(self, word: str) -> list[list]:
         return self.buckets.get(bucket(word), [])
@@ -234,6 +235,14 @@ class SearchEngine:
             put(self._note(name), W_EXACT, AUTHORS)
         return found
 
+    def drop_common(self, units: list[Unit], expanded: list[dict]) -> list[dict | None]:
+        """A required word all of whose terms have at least ``common_postings`` postings is
+        dropped (None) when another required word is rarer (search-engine.js ``dropCommon``)."""
+        common = [u.required and bool(e) and all(self.df(t) >= self.common for t, _ in e) for u, e in zip(units, expanded)]
+        if not any(u.required and e and not c for u, e, c in zip(units, expanded, common)):
+            return expanded
+        return [None if c else e for e, c in zip(expanded, common)]
+
     def term_entry(self, term: str) -> list | None:
         return next((e for e in self.entries(term) if e[0] == term and not e[1]), None)
 
@@ -258,8 +267,11 @@ class SearchEngine:
         coverage: dict[int, int] = {}
         terms: set[str] = set()
         required = 0
-        for unit in units:
-            expansions = self.expand(unit)
+        self.info = {}
+        expanded = self.drop_common(units, [self.expand(unit) for unit in units])
+        for unit, expansions in zip(units, expanded):
+            if expansions is None:  # a common word: neither fetched nor required
+                continue
             terms.update(term for term, _ in expansions)
             if unit.required:
                 required += 1

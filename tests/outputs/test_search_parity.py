@@ -435,3 +435,25 @@ def test_identifier_keys_and_their_files_agree():
     assert query_keys("https://doi.org/10.18653/v1/2022.acl-long.75") == ["10.18653/v1/2022.acl-long.75", "2022.acl-long.75"]
     assert link_keys("https://proceedings.mlr.press/v202/smith23a.html") == ["v202/smith23a", "smith23a"]
     assert query_keys("watermark") == [] and query_keys("graph neural") == []
+
+
+def test_a_common_word_beside_a_rarer_one_is_neither_fetched_nor_required(tmp_path, monkeypatch):
+    """index.COMMON_SHARE: "graph" in every paper says little next to "cobalt"; its postings
+    are not fetched and a paper with "cobalt" alone matches; alone, "graph" matches as usual."""
+    from generator.outputs.search import shards
+
+    monkeypatch.setattr(shards, "common_postings", lambda papers: 6)
+    content = ContentDir(tmp_path / "content")
+    for i in range(8):
+        content.add_paper(f"p{i}", paper_md(title=f"Graph paper {i}", body="On cobalt." if i < 2 else "On graphs."))
+    content.add_paper("lone", paper_md(title="Lone", tags=(), body="Cobalt only."))
+    files = build_search(derive(load_catalog(content.root)))
+    assert json.loads(files["search/meta.json"])["query"]["common"] == 6
+    root = write_files(files, tmp_path / "site")
+    engine = SearchEngine(files)
+    result = engine.search("graph cobalt")
+    assert "graph" not in result.terms and set(result.slugs) == {"p0", "p1", "lone"} and not result.partial
+    assert len(engine.search("graph").slugs) == 8
+    compare(root, engine, [{"q": q} for q in ["graph cobalt", "graph", "cobalt graph", "graph graphs"]])
+    answer = run_node({"root": str(root), "fetches": ["graph cobalt"]})["fetches"][0]
+    assert answer["total"] == 3 and not answer["error"]

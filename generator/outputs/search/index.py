@@ -79,6 +79,18 @@ MAX_EXPANSIONS = 16  # per word and route, the most frequent terms are kept (eac
 # many (~55 kB gzip) ...: "co" stands for a few of its common completions, not 16 lists of thousands.
 MAX_EXPANDED_POSTINGS = 20_000
 MAX_EXPANSION_FILES = 3  # ... and lie in at most this many postings files
+# A word whose every term has at least this share of the papers' count in postings (and
+# COMMON_MIN) says little about which papers a query wants, and its postings are the
+# largest files ("learn": 222 kB gzip at 100,000 papers): when the query has a rarer word,
+# it is neither fetched nor required (search-engine.js ``dropCommon``).
+COMMON_SHARE = 0.5
+COMMON_MIN = 2_000
+
+
+def common_postings(papers: int) -> int:
+    return max(COMMON_MIN, int(COMMON_SHARE * papers))
+
+
 W_EXACT = 1.0
 W_PREFIX = 0.6
 W_FUZZY = 0.25

@@ -59,7 +59,7 @@ from ...content.slugs import MAX_LENGTH
 from ...derive.views import PaperView, SiteData
 from .index import (
     FORMAT_VERSION, MAX_EXPANDED_POSTINGS, MAX_EXPANSION_FILES, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY,
-    MIN_PREFIX, PARTS, RAW_FIELDS, TYPO_BUDGET, TYPO_UNDER, W_EXACT, W_FUZZY, W_PREFIX, PartWeights, search_fields,
+    MIN_PREFIX, PARTS, RAW_FIELDS, common_postings, TYPO_BUDGET, TYPO_UNDER, W_EXACT, W_FUZZY, W_PREFIX, PartWeights, search_fields,
     utf16_key,
 )
 from .ids import key_file, link_keys
@@ -339,6 +339,7 @@ def _meta(site: SiteData, build: str, count: int, dict_starts: list[str]) -> dic
             "minFuzzy": MIN_FUZZY, "typoBudget": TYPO_BUDGET, "typoUnder": TYPO_UNDER,
             "maxExpansions": MAX_EXPANSIONS,
             "maxPostings": MAX_EXPANDED_POSTINGS, "maxFiles": MAX_EXPANSION_FILES,
+            "common": common_postings(count),
             "weights": {"exact": W_EXACT, "prefix": W_PREFIX, "fuzzy": W_FUZZY},
         },
     }
