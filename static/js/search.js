@@ -194,6 +194,7 @@
       status.textContent = "The search index could not be loaded (" + message.message + "). " +
         "You can still browse by tag, venue or author.";
       empty.hidden = false;
+      setEmptyWords(false); // not "no papers match": the ways to browse only
       inFlight = false;
       if (dirty) search();
       return;
@@ -437,6 +438,7 @@
     setText(status, countText(r));
     updateFacets(r.facets);
     empty.hidden = r.total > 0;
+    setEmptyWords(true);
     if (clearButton) clearButton.hidden = !hasFilters();
     more.hidden = r.hits.length >= r.total;
     if (keep >= 0 && !same) {
@@ -451,6 +453,11 @@
       // Zotero's Connector looks for items again when a page fires this.
       document.dispatchEvent(new Event("ZoteroItemUpdated", { bubbles: true, cancelable: true }));
     }
+  }
+
+  function setEmptyWords(shown) {
+    var words = document.getElementById("search-empty-words");
+    if (words) words.hidden = !shown;
   }
 
   function showIdle() {
