@@ -893,6 +893,7 @@
     if (!query || query.length > 120) return null;
     var words = this.engine.folder.nameWords(query);
     if (words.length < 2 || words.length > MAX_PERSON_WORDS) return null;
+    if (!words.every(function (w) { return /^\p{L}/u.test(w); })) return null; // "2301.01234" names nobody
     return words;
   };
 
