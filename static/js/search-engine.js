@@ -791,7 +791,7 @@
   // answers when all are there. The tags of every paper (facets.json) load only for the
   // tag filter and its counts.
   var FORMAT_VERSION = 5; // index.FORMAT_VERSION
-  var MAX_PERSON_WORDS = 6, MAX_CARDS = 5;
+  var MAX_PERSON_WORDS = 4, MAX_CARDS = 5, PEOPLE_KEY = 3; // people.KEY_CHARS
 
   function Service(post, fetchJSON) {
     this.post = post;
@@ -926,10 +926,11 @@
     var words = units ? this.personWords(query) : null, people = [];
     if (words && meta.people) {
       var families = words.filter(function (w) { return w.length >= 2; });
-      var peopleFiles = Array.from(new Set(families.map(function (w) { return keyFile(w, meta.people); })));
+      var fileOf = function (w) { return keyFile(cpSlice(w, PEOPLE_KEY), meta.people); };
+      var peopleFiles = Array.from(new Set(families.map(fileOf)));
       steps.push(this.fetchAll("people", peopleFiles, function (n, data) {
         families.forEach(function (w) {
-          if (keyFile(w, meta.people) === n && Object.prototype.hasOwnProperty.call(data, w)) people = people.concat(data[w]);
+          if (fileOf(w) === n && Object.prototype.hasOwnProperty.call(data, w)) people = people.concat(data[w]);
         });
       }));
     }

@@ -361,10 +361,10 @@ def test_a_query_fetches_only_the_files_of_its_words(seed_site):
         terms = {engine.info[t][1] for t in result.terms}
         docs = {r // meta["docChunk"] for r in (h.ref for h in result.hits[:10])}
         # (the tags of every paper, facets.json, only for the tag filter; the people file of
-        # each word of a query of 2-6 words; no identifier file for these queries)
+        # each word of a query of 2-4 words; no identifier file for these queries)
         words = [p for chain in CHAIN_RE.findall(fold(item["q"])) for p in JOINER_RE.split(chain.replace("'", ""))]
-        named = 2 <= len(words) <= 6 and all(w[0].isalpha() for w in words)
-        people = {key_file(w, meta["people"]) for w in words if len(w) >= 2} if named else set()
+        named = 2 <= len(words) <= 4 and all(w[0].isalpha() for w in words)
+        people = {key_file(w[:3], meta["people"]) for w in words if len(w) >= 2} if named else set()
         want = {"search/meta.json"} | {f"search/terms/{n}.json.gz" for n in terms} \
             | {f"search/docs/{n}.json.gz" for n in docs} | {f"search/people/{n}.json.gz" for n in people}
         dicts = {g for g in got if g.startswith("search/dict/")}

@@ -3,7 +3,7 @@
 ``people_files`` writes ``search/people/<n>.json``: ``{family: [person, ...]}``, each person
 filed under the family name (the last word of the name, suffixes aside, folded as the index
 folds: ``tokens.tokenize``) of each of their spellings, the files chosen by
-``ids.key_file(family)``. A person is
+``ids.key_file`` of its first ``KEY_CHARS`` letters. A person is
 ``[name, page path, first year, last year, main venues, refs]``: the name their page gives,
 ``AuthorRef.path`` (below ``authors/``), the years of their papers, up to three venue
 series by papers ("ACL · EMNLP"), and their papers' refs, each the difference from the
@@ -26,7 +26,8 @@ from ...derive.views import SiteData
 from .ids import key_file
 from .tokens import tokenize
 
-PEOPLE_BYTES = 12_000  # about 4 kB gzip per file
+PEOPLE_BYTES = 6_000  # about 2.5 kB gzip per file
+KEY_CHARS = 3  # a family name's file is chosen by its first letters: typing "zho", "zhou" reads one file
 SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "phd"})
 _YEAR = re.compile(r"\s*\b(?:19|20)\d\d\b\s*$")
 
@@ -65,7 +66,7 @@ def people_files(site: SiteData, ref_of: Mapping[str, int], files: dict[str, str
     count = max(1, -(-sum(len(k) + len(t) + 4 for k, t in texts.items()) // PEOPLE_BYTES))
     shards: list[list[str]] = [[] for _ in range(count)]
     for key in sorted(texts):
-        shards[key_file(key, count)].append(json.dumps(key, ensure_ascii=False) + ":" + texts[key])
+        shards[key_file(key[:KEY_CHARS], count)].append(json.dumps(key, ensure_ascii=False) + ":" + texts[key])
     for n, parts in enumerate(shards):
         files[f"search/people/{n}.json"] = "{" + ",".join(parts) + "}"
     return count
