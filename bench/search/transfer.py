@@ -138,7 +138,7 @@ def pagefind(site: Path, reuse: bool) -> dict:
     if reuse and (site / "pagefind" / "pagefind.js").is_file():
         return {}
     done = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S", str(binary), "--site", str(site.resolve()),
-                           "--glob", "papers/*/index.html", "--root-selector", "article", "--quiet"],
+                           "--glob", "papers/*/*/index.html", "--root-selector", "article", "--quiet"],
                           capture_output=True, text=True, check=True)
     wall, rss, user, system = done.stderr.strip().splitlines()[-1].split()
     return {"pagefind": {"wall s": float(wall), "cpu s": float(user) + float(system), "peak MB": int(rss) / 1024}}

@@ -224,6 +224,13 @@
     return found;
   }
 
+  // Same as shards.name_path: an author's page (below authors/) from an ASCII name.
+  function namePath(name) {
+    if (typeof name !== "string" || !ASCII_TEXT.test(name)) return null;
+    var slug = (name.toLowerCase().match(/[a-z0-9]+/g) || []).join("-");
+    return slug ? (slug.replace(/-/g, "").slice(0, 2) + "__").slice(0, 2) + "/" + slug : null;
+  }
+
   // Same as shards.title_slug: a paper's page when its record leaves it out (ASCII titles).
   function titleSlug(title, max) {
     var slug = "";
@@ -1052,7 +1059,9 @@
     var engine = this.engine, meta = this.meta, d = engine.records[ref];
     var venue = meta.venues[engine.docCodes.venue[ref]], tags = [];
     (d.g || []).forEach(function (g) { if (meta.tags[g]) tags.push(meta.tags[g].id); });
-    var names = Array.isArray(d.a) ? d.a : [], paths = Array.isArray(d.h) ? d.h : [];
+    var names = Array.isArray(d.a) ? d.a : [], paths = (Array.isArray(d.h) ? d.h : []).map(function (h, i) {
+      return h === 1 ? namePath(names[i]) : typeof h === "string" ? h : null;
+    });
     return {
       slug: d.s,
       title: d.t,
@@ -1088,5 +1097,6 @@
     typoKeys: typoKeys,
     oneEdit: oneEdit,
     titleSlug: titleSlug,
+    namePath: namePath,
   };
 });

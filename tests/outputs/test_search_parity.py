@@ -458,3 +458,21 @@ def test_a_common_word_beside_a_rarer_one_is_neither_fetched_nor_required(tmp_pa
     compare(root, engine, [{"q": q} for q in ["graph cobalt", "graph", "cobalt graph", "graph graphs"]])
     answer = run_node({"root": str(root), "fetches": ["graph cobalt"]})["fetches"][0]
     assert answer["total"] == 3 and not answer["error"]
+
+
+def test_author_pages_left_out_of_records_are_derived_alike(seed_site):
+    """A record says 1 for an author whose page shards.name_path gives; the page derives the
+    same (search-engine.js namePath), and that is the author's page."""
+    from generator.outputs.search.shards import name_path
+
+    site, _, _ = seed_site
+    names = sorted({a.name for p in site.papers for a in p.authors}) + \
+        ["X", "O'Brien", "Jean-Paul  Sartre", "A. B. C.", "--", "Łukasz Kaiser", "J R R Tolkien Jr."]
+    node = node_or_skip()
+    script = ("const PS = require(process.argv[1]); const ns = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+              "process.stdout.write(JSON.stringify(ns.map(PS.namePath)));")
+    done = subprocess.run([node, "-e", script, str(REPO / "static" / "js" / "search-engine.js")],
+                          input=json.dumps(names), capture_output=True, text=True, encoding="utf-8", check=True)
+    assert json.loads(done.stdout) == [name_path(n) for n in names]
+    derived = [a for p in site.papers for a in p.authors if a.path and a.path == name_path(a.name)]
+    assert len(derived) > 20 and all(a.url.endswith(f"/{a.path}/") for a in derived)

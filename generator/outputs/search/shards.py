@@ -122,7 +122,7 @@ def display_record(view: PaperView) -> dict[str, object]:
     """What a result shows of a paper besides its venue and year (``meta.json`` "n"): the
     title, the paper's page (``s``) when the page cannot derive it from the title
     (``title_slug``), the authors (``a``) and where each has a page (``h``: its
-    ``AuthorRef.path``, 0 for none), the presentation (``p``), provisional (``x``), the PDF
+    ``AuthorRef.path``, 1 where ``name_path`` gives it, 0 for none), the presentation (``p``), provisional (``x``), the PDF
     (``f``, ``PaperView.pdf_url``) and tags (``g``, added by ``build_search``). The whole row
     from one file: no paper page is fetched. Plain text only, set with textContent."""
     record: dict[str, object] = {"t": view.title_plain}
@@ -130,7 +130,7 @@ def display_record(view: PaperView) -> dict[str, object]:
         record["s"] = view.slug
     record["a"] = [a.name for a in view.authors]
     if any(a.path for a in view.authors):
-        record["h"] = [a.path or 0 for a in view.authors]
+        record["h"] = [(1 if a.path == name_path(a.name) else a.path) if a.path else 0 for a in view.authors]
     if view.presentation:
         record["p"] = view.presentation
     if view.provisional:
@@ -139,6 +139,17 @@ def display_record(view: PaperView) -> dict[str, object]:
     if pdf:
         record["f"] = pdf
     return record
+
+
+def name_path(name: str) -> str | None:
+    """An author's page below ``authors/`` as the page derives it from an ASCII name
+    (search-engine.js ``namePath``): the name's letter and digit runs, lower-cased and joined
+    by hyphens, in the folder of its first two letters. A record says 1 where the author's
+    page is there (``display_record``), a third of a record's bytes less."""
+    if not name.isascii():
+        return None
+    slug = "-".join(re.findall(r"[a-z0-9]+", name.lower()))
+    return f"{(slug.replace('-', '')[:2] + '__')[:2]}/{slug}" if slug else None
 
 
 def _dump(data: object) -> str:
