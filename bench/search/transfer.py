@@ -182,7 +182,8 @@ def typing(browser, server: Server, text: str) -> dict:
     page = context.new_page()
     LoggingGzipHandler.log.clear()
     page.goto(server.base + "/search/")
-    page.wait_for_function("() => document.getElementById('search-results').getAttribute('data-state') === 'ready'")
+    page.wait_for_function("() => { const r = document.getElementById('search-results');"
+                           " return !!r && r.getAttribute('data-state') === 'ready'; }", timeout=120000)
     page.locator("#search-input").press_sequentially(text, delay=120)
     page.wait_for_function("(q) => { const r = document.getElementById('search-results');"
                            " return r.getAttribute('data-query') === q && r.hasAttribute('data-total'); }",
@@ -222,8 +223,8 @@ def main() -> None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             # Fixed cost: the search page opened without words, until its index is ready.
-            fixed = load(browser, server, "/search/", "() => document.getElementById('search-results')"
-                         ".getAttribute('data-state') === 'ready'")
+            fixed = load(browser, server, "/search/", "() => { const r = document.getElementById('search-results');"
+                         " return !!r && r.getAttribute('data-state') === 'ready'; }")
             report["fixed"] = {"bytes": fixed["bytes"], "requests": fixed["requests"], "paths": fixed["paths"]}
             print(f"fixed cost before a query: {fixed['bytes'] / 1000:.1f} kB, {fixed['requests']} requests", flush=True)
             typed = typing(browser, server, TYPED)

@@ -37,7 +37,9 @@ def main() -> None:
     site = derive(load_catalog(Path(sys.argv[1])))
     files = build_search(site)
     out = Path(sys.argv[2])
-    shutil.rmtree(out / "search", ignore_errors=True)
+    # the search files only: a built site's search page (search/index.html) stays
+    for folder in ("dict", "terms", "docs", "people", "ids"):
+        shutil.rmtree(out / "search" / folder, ignore_errors=True)
     for path, data in stored_files(files):  # as the site stores them: the numbered files gzip
         target = out / path
         target.parent.mkdir(parents=True, exist_ok=True)
