@@ -18,3 +18,11 @@ def session_notes(site: SiteData) -> dict[str, str]:
         for paper in view.papers:
             found.setdefault(paper.slug, []).append(text)
     return {slug: "\n".join(texts) for slug, texts in found.items()}
+
+
+def session_links(site: SiteData) -> dict[str, list[list[str]]]:
+    """Each discussed paper's slug -> its sessions as [page path, date label], for its search
+    record: a result says "Discussed: <date>" without fetching the paper's page."""
+    if site.sessions is None:
+        return {}
+    return {slug: [[view.url, view.date_label] for view in views] for slug, views in site.sessions.of_paper.items()}
