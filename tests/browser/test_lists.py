@@ -321,12 +321,16 @@ def test_items_fold_long_author_lists_and_the_paper_page_names_them_all(page, se
     views = bundled_views()
     page.goto(server.url("/papers/"))
     items = page.locator("#paper-list > li")
-    long_list = next(p for p in views.papers if len(p.authors) > 4)
+    long_list = max(views.papers, key=lambda p: len(p.authors))
     short = next(p for p in views.papers if 1 < len(p.authors) <= 4)
-    names = [a.name for a in long_list.authors]
-    byline = items.nth(views.papers.index(long_list)).locator(":scope > h3 + p").inner_text()
-    assert byline == f"{names[0]}, {names[1]}, … {names[-1]}"
-    assert items.nth(views.papers.index(short)).locator(":scope > h3 + p").inner_text() == \
+    byline = items.nth(views.papers.index(long_list)).locator(":scope > h3 + div")
+    # every author, linked; past ten folded into "and N more"
+    shown = [a.name for a in long_list.authors_head or long_list.authors]
+    assert byline.locator(":scope > a").all_inner_texts() == shown
+    assert byline.locator(":scope > a").evaluate_all("as => as.map(a => a.getAttribute('href'))") == \
+        ["/" + a.url for a in long_list.authors_head or long_list.authors]
+    assert byline.locator("details > a").all_text_contents() == [a.name for a in long_list.authors_tail]
+    assert items.nth(views.papers.index(short)).locator(":scope > h3 + div").inner_text() == \
         ", ".join(a.name for a in short.authors)
     # The paper's page names every author (linking those with a page); a long list folds there,
     # its other names reached once opened.
