@@ -330,19 +330,25 @@ def homonyms(papers: tuple[Paper, ...], authorship: Authorship, min_side: int = 
             first[i] = others[0]
             for other in others[1:]:
                 join(others[0], other)
+
+        def big_sides() -> list[list[int]]:
+            sides: dict[str, list[int]] = defaultdict(list)
+            for i, start in first.items():
+                sides[root(start)].append(i)
+            return sorted((side for side in sides.values() if len(side) >= min_side), key=len, reverse=True)
+
+        if len(big_sides()) < 2:  # one group already: the costlier look below is not needed
+            continue
         # co-authors who wrote a paper together without this author join too
-        coauthors = set(first.values()) | {s for i in mine for s in slugs_of[i] if s != slug}
+        coauthors = {s for i in mine for s in slugs_of[i] if s != slug}
         for slug_other in coauthors:
             for j in by_author[slug_other]:
                 if slug in slugs_of[j]:
                     continue
-                others = [s for s in slugs_of[j] if s in coauthors and s != slug_other]
-                for other in others:
-                    join(slug_other, other)
-        sides: dict[str, list[int]] = defaultdict(list)
-        for i, start in first.items():
-            sides[root(start)].append(i)
-        big = sorted((side for side in sides.values() if len(side) >= min_side), key=len, reverse=True)
+                for other in slugs_of[j]:
+                    if other in coauthors and other != slug_other:
+                        join(slug_other, other)
+        big = big_sides()
         if len(big) >= 2:
             found.append((slug, mine, big, slugs_of))
     return tuple(_homonym_note(slug, mine, big, slugs_of, papers, authorship)
