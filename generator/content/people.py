@@ -51,7 +51,7 @@ def _slug_list(value: Any) -> tuple[str, ...]:
     if value is None:
         return ()
     if isinstance(value, str) or not isinstance(value, list):
-        raise schema.Invalid(f"expected a list of ids, {schema._found(value)}")
+        raise schema.Invalid(f"expected a list of ids, found {type_name(value)}")
     items = [schema.line_text(item) for item in value]
     return tuple(dict.fromkeys(items))
 

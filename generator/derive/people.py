@@ -216,7 +216,7 @@ def _merges(papers: tuple[Paper, ...], keys: Mapping[str, str], people: Mapping[
         if slug in unsplit:
             continue
         person = people.get(slug)
-        shown = person.name if person else _canonical(names)
+        shown = person.name if person else canonical(names)
         shape = _given_family(shown)
         if shape is None:
             continue
@@ -245,6 +245,14 @@ def _merges(papers: tuple[Paper, ...], keys: Mapping[str, str], people: Mapping[
             if shared:
                 pairs.append((-len(shared), a, b, shared))
     pairs.sort(key=lambda pair: pair[:3])
+    return _clusters(pairs, counts, parsed, coauthors, together, people, distinct)
+
+
+def _clusters(pairs: list, counts: Mapping[str, Counter[str]], parsed: Mapping[str, tuple[tuple[str, ...], str]],
+              coauthors: Mapping[str, Counter[str]], together: set[tuple[str, str]], people: Mapping[str, Person],
+              distinct: Mapping[str, set[str]]) -> tuple[dict[str, str], tuple[Merge, ...]]:
+    """The pairs (most shared co-authors first) joined into people where every two names of a
+    person stay alike, apart and not ``distinct``; each person's slug and ``Merge``."""
     cluster: dict[str, list[str]] = {}
     evidence: dict[int, Counter[str]] = {}
     for _, a, b, shared in pairs:
@@ -263,7 +271,7 @@ def _merges(papers: tuple[Paper, ...], keys: Mapping[str, str], people: Mapping[
         evidence[id(joined)] = found
     renamed: dict[str, str] = {}
     merges: list[Merge] = []
-    names_of = {slug: _canonical(counts[slug]) for slug in counts}
+    names_of = {slug: canonical(counts[slug]) for slug in counts}
     seen: set[int] = set()
     for slug in sorted(cluster):
         members = cluster[slug]
@@ -274,7 +282,7 @@ def _merges(papers: tuple[Paper, ...], keys: Mapping[str, str], people: Mapping[
         for member in members:
             spellings.update(counts[member])
         owner = next((m for m in members if m in people), None)
-        shown = people[owner].name if owner else _canonical(spellings)
+        shown = people[owner].name if owner else canonical(spellings)
         target = owner or next(m for m in members if shown in counts[m])
         for member in members:
             if member != target:
@@ -289,7 +297,7 @@ def _merges(papers: tuple[Paper, ...], keys: Mapping[str, str], people: Mapping[
     return renamed, tuple(merges)
 
 
-def _canonical(spellings: Counter[str]) -> str:
+def canonical(spellings: Mapping[str, int]) -> str:
     """The spelling a person is shown by: the most frequent; ties to the longest (the fullest,
     "Joshua B. Tenenbaum" before "J. Tenenbaum"), then the first in alphabetical order."""
     return min(spellings.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0]))[0]
@@ -358,7 +366,7 @@ def homonyms(papers: tuple[Paper, ...], authorship: Authorship, min_side: int = 
 def _homonym_note(slug: str, mine: list[int], sides: list[list[int]], slugs_of: list[list[str]],
                   papers: tuple[Paper, ...], authorship: Authorship) -> str:
     names = Counter(name for i in mine for name, s in zip(papers[i].authors, slugs_of[i]) if s == slug)
-    shown = _canonical(names)
+    shown = canonical(names)
     spelled = {s: name for i in mine for name, s in zip(papers[i].authors, slugs_of[i])}
 
     def side(papers_of: list[int]) -> str:
@@ -403,13 +411,22 @@ def merge_note(merges: tuple[Merge, ...]) -> str | None:
             "two apart with distinct)")
 
 
-def spellings_of(papers: tuple[Paper, ...], keys: Mapping[str, str]) -> dict[str, Counter[str]]:
+def spellings_of(papers: tuple[Paper, ...], authorship: Authorship) -> dict[str, Counter[str]]:
     """How often each spelling of each author (by page slug) occurs in the papers, in order met."""
     spellings: dict[str, Counter[str]] = defaultdict(Counter)
     for paper in papers:
-        for name in paper.authors:
-            spellings[keys[name]][name] += 1
+        for name, slug in zip(paper.authors, authorship.slugs(paper)):
+            spellings[slug][name] += 1
     return spellings
+
+
+def shown_authors(spellings: Mapping[str, Counter[str]], people: Mapping[str, Person],
+                  min_papers: int = 1) -> dict[str, tuple[str, Person | None, bool]]:
+    """slug -> (name shown, person of authors.toml or None, whether they have a page): a person
+    of authors.toml under their name there, anyone else under ``canonical`` spelling; a page
+    with ``min_papers`` papers (a paper names a person once: their spellings count their papers)."""
+    return {key: (people[key].name if key in people else canonical(names), people.get(key),
+                  sum(names.values()) >= min_papers) for key, names in spellings.items()}
 
 
 def unmatched_people(people: Mapping[str, Person], authors: Collection[str]) -> tuple[str, ...]:

@@ -22,7 +22,8 @@ from ..cache import cached_call, cached_map
 from .related import inputs_digest, related_indices
 from .topics import TopicData, site_topics
 from .trends import Trends, site_trends
-from .people import Authorship, Merge, Profile, family_key, identify, page_threshold, profile, unmatched_people
+from .people import (Authorship, Merge, Profile, family_key, identify, page_threshold, profile, shown_authors,
+                     spellings_of, unmatched_people)
 from .urls import SCHOLAR_NAME, SCHOLAR_SEARCH, author_page, author_path, paper_page, scholar_search, search_for, tag_page, venue_page
 from .urls import pdf_url as derived_pdf_url
 from ..text import TextFallback, collect_fallbacks, excerpt, plain_text, render_abstract, render_title
@@ -48,8 +49,7 @@ class AuthorRef:
 
     @property
     def full_name(self) -> str:
-        """The name with the person's number, if any ("Jie Zhou 0001"): their page's heading
-        and the index's; bylines show ``name``."""
+        """The name with the person's number ("Jie Zhou 0001"), as their page and the index show it."""
         return f"{self.name} {self.number}" if self.number else self.name
 
     @property
@@ -73,10 +73,8 @@ class AuthorRef:
 
     @property
     def search_url(self) -> str | None:
-        """A search for the person's name on this site, for a name with no page anywhere."""
-        if self.has_page or self.elsewhere:
-            return None
-        return search_for(self.name)
+        """A search of this site for the name, where a name with no page anywhere links."""
+        return None if self.has_page or self.elsewhere else search_for(self.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,13 +255,8 @@ def derive(catalog: Catalog) -> SiteData:
     venue_refs = {v.id: VenueRef(v.id, v.name, full_name_of(v), v.year) for v in catalog.venues.values()}
     tag_refs = {t.id: _tag_ref(t) for t in catalog.tags.values()}
     authorship = identify(catalog.papers, catalog.people)
-    people = authorship.people
-    spellings: dict[str, Counter[str]] = defaultdict(Counter)
-    for paper in catalog.papers:
-        for name, slug in zip(paper.authors, authorship.slugs(paper)):
-            spellings[slug][name] += 1
-    min_papers = page_threshold(catalog.site.author_page_min_papers, len(catalog.papers))
-    author_refs = _author_refs(spellings, people, min_papers)
+    spellings, people = spellings_of(catalog.papers, authorship), authorship.people
+    author_refs = _author_refs(spellings, people, page_threshold(catalog.site.author_page_min_papers, len(catalog.papers)))
 
     views, notes = _paper_views(catalog, venue_refs, tag_refs, author_refs, authorship)
 
@@ -457,22 +450,9 @@ def _bar(count: int, largest: int) -> int:
 
 def _author_refs(spellings: Mapping[str, Counter[str]], people: Mapping[str, Person],
                  min_papers: int = 1) -> dict[str, AuthorRef]:
-    """One ref per author: a person of authors.toml under their name there, anyone else under
-    the most frequent spelling (ties: first met); with a page when they have ``min_papers``
-    papers (a paper names a person once: their spellings count their papers)."""
-    refs = {}
-    for key, names in spellings.items():
-        person = people.get(key)
-        page = sum(names.values()) >= min_papers
-        refs[key] = (AuthorRef(person.name, key, profile(person), page, person.number) if person
-                     else AuthorRef(_shown(names), key, None, page))
-    return refs
-
-
-def _shown(names: Counter[str]) -> str:
-    """The spelling an author is shown by: the most frequent; ties to the longest (the fullest),
-    then the first in alphabetical order."""
-    return min(names.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0]))[0]
+    """One ref per author, by slug (``people.shown_authors``: name, person, whether a page)."""
+    return {key: AuthorRef(name, key, profile(person) if person else None, page, person.number if person else None)
+            for key, (name, person, page) in shown_authors(spellings, people, min_papers).items()}
 
 
 def _counts(items: Iterable) -> tuple[Count, ...]:
