@@ -327,3 +327,4 @@ def test_merged_spellings_have_no_pages_of_their_own(built):
     assert not (built / "authors" / "jt" / "j-tenenbaum").exists()
     page = (built / "authors" / "jo" / "joshua-tenenbaum" / "index.html").read_text(encoding="utf-8")
     assert len(_items(page)) == 5
+
