@@ -433,7 +433,9 @@ def unmatched_people(people: Mapping[str, Person], authors: Collection[str]) -> 
     """A note for each person of authors.toml whom no paper names (``authors``: the slugs of
     the papers' authors): a misspelling, or a paper that left."""
     return tuple(f"{FILE}:{person.line}: {person.name!r} is not an author of any paper, so no page shows "
-                 "what the file says of them (check the spelling, or add an alias)"
+                 "what the file says of them (check the spelling, or add an alias)" if not person.number else
+                 f"{FILE}:{person.line}: no paper of {person.name!r} is {person.name + ' ' + person.number!r}'s "
+                 "by the papers, coauthors and venues given, so they have no page"
                  for slug, person in people.items() if slug not in authors)
 
 

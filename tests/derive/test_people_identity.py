@@ -200,6 +200,12 @@ def test_a_numbered_person_takes_the_papers_their_rules_pick(tmp_path):
     assert "jie-zhou" not in pages  # every paper of the name went to one of them
     slugs = slugs_by_name(site)
     assert slugs["J. Zhou"] == {"j-zhou"}  # a split name is never merged
+    assert not site.warnings
+
+
+def test_a_numbered_person_whose_rules_pick_no_paper_is_a_warning(tmp_path):
+    site = derive(load_catalog(make_catalog(tmp_path, SPLIT + '\n["Jie Zhou 0003"]\nvenues = ["neurips-2021"]\n')))
+    assert any("authors.toml:9: no paper of 'Jie Zhou' is 'Jie Zhou 0003''s" in w for w in site.warnings)
 
 
 def test_check_names_likely_homonyms_and_lists_merges(tmp_path):
