@@ -304,10 +304,11 @@ def canonical(spellings: Mapping[str, int]) -> str:
 
 
 def homonyms(papers: tuple[Paper, ...], authorship: Authorship, min_side: int = 2) -> tuple[str, ...]:
-    """Names whose papers fall into separate co-author groups, each of ``min_side`` papers or
-    more: two people of one name, likely (``authors.toml`` splits them). Two papers of a name
-    are in one group when they share a co-author, or have co-authors who wrote together
-    elsewhere in the catalog."""
+    """Names whose papers fall into separate co-author groups (the co-author graph of the name's
+    papers: two papers are in one group when they share a co-author), each of ``min_side``
+    papers or more: two people of one name, maybe (``authors.toml`` splits them). Likeliest
+    first: groups whose co-authors never wrote together elsewhere in the catalog either (one
+    person's separate students often did), then groups at different venue series."""
     by_author: dict[str, list[int]] = defaultdict(list)
     slugs_of = [authorship.slugs(paper) for paper in papers]
     for i, slugs in enumerate(slugs_of):
@@ -345,7 +346,8 @@ def homonyms(papers: tuple[Paper, ...], authorship: Authorship, min_side: int = 
                 sides[root(start)].append(i)
             return sorted((side for side in sides.values() if len(side) >= min_side), key=len, reverse=True)
 
-        if len(big_sides()) < 2:  # one group already: the costlier look below is not needed
+        split = big_sides()
+        if len(split) < 2:
             continue
         # co-authors who wrote a paper together without this author join too
         coauthors = {s for i in mine for s in slugs_of[i] if s != slug}
@@ -356,15 +358,20 @@ def homonyms(papers: tuple[Paper, ...], authorship: Authorship, min_side: int = 
                 for other in slugs_of[j]:
                     if other in coauthors and other != slug_other:
                         join(slug_other, other)
-        big = big_sides()
-        if len(big) >= 2:
-            found.append((slug, mine, big, slugs_of))
-    return tuple(_homonym_note(slug, mine, big, slugs_of, papers, authorship)
-                 for slug, mine, big, slugs_of in sorted(found, key=lambda f: (-len(f[2][1]), f[0])))
+        found.append((len(big_sides()) >= 2, apart(papers, split), slug, mine, split))
+    return tuple(_homonym_note(slug, mine, big, slugs_of, papers, strong, far)
+                 for strong, far, slug, mine, big in sorted(found, key=lambda f: (not f[0], not f[1], -len(f[4][1]), f[2])))
+
+
+def apart(papers: tuple[Paper, ...], sides: list[list[int]]) -> bool:
+    """Whether the two largest co-author groups publish in different venue series (venue ids
+    without their year): "Jie Zhou" at CVPR with Jiwen Lu, at ACL with Fandong Meng."""
+    series = [{re.sub(r"-?\d{4}$", "", papers[i].venue) for i in side} for side in sides[:2]]
+    return not (series[0] & series[1])
 
 
 def _homonym_note(slug: str, mine: list[int], sides: list[list[int]], slugs_of: list[list[str]],
-                  papers: tuple[Paper, ...], authorship: Authorship) -> str:
+                  papers: tuple[Paper, ...], strong: bool, far: bool) -> str:
     names = Counter(name for i in mine for name, s in zip(papers[i].authors, slugs_of[i]) if s == slug)
     shown = canonical(names)
     spelled = {s: name for i in mine for name, s in zip(papers[i].authors, slugs_of[i])}
@@ -374,7 +381,9 @@ def _homonym_note(slug: str, mine: list[int], sides: list[list[int]], slugs_of: 
         return f"{len(papers_of)} papers with " + " and ".join(spelled[s] for s, _ in top)
 
     parts = "; ".join(side(s) for s in sides[:3]) + (f"; and {len(sides) - 3} more groups" if len(sides) > 3 else "")
-    return (f"{shown!r} ({len(mine)} papers) may be {len(sides)} people: separate co-author groups ({parts}); "
+    where = (", whose co-authors never wrote together elsewhere" if strong else "") + (
+        ", at different venues" if far else "")
+    return (f"{shown!r} ({len(mine)} papers) may be {len(sides)} people: separate co-author groups{where} ({parts}); "
             f"if so, split the name in {FILE} ([\"{shown} 0001\"] with coauthors, venues or papers)")
 
 
