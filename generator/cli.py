@@ -175,7 +175,7 @@ def check(content: Path, base_url: str | None) -> None:
         click.echo(click.style("Warning: ", fg="yellow", bold=True) + warning, err=True)
     from .derive.people import people_report
 
-    merges, homonyms = people_report(catalog.papers, catalog.people)  # issue 36: who is one person
+    merges, homonyms = people_report(catalog.papers, catalog.people, catalog.venues)  # issue 36: who is one person
     for merge in merges:
         click.echo("Merged: " + merge)
     for homonym in homonyms:

@@ -20,10 +20,11 @@ import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Collection, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping
 
 from ..content.model import Paper, Person
 from ..content.people import FILE, paper_slug_of, person_slug, spelling_owners
+from ..content.series import find_series, series_of
 from ..content.slugs import ascii_fold, author_key
 from .urls import orcid_record
 
@@ -303,7 +304,8 @@ def canonical(spellings: Mapping[str, int]) -> str:
     return min(spellings.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0]))[0]
 
 
-def homonyms(papers: tuple[Paper, ...], authorship: Authorship, min_side: int = 2) -> tuple[str, ...]:
+def homonyms(papers: tuple[Paper, ...], authorship: Authorship, min_side: int = 2,
+             series: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """Names whose papers fall into separate co-author groups (the co-author graph of the name's
     papers: two papers are in one group when they share a co-author), each of ``min_side``
     papers or more: two people of one name, maybe (``authors.toml`` splits them). Likeliest
@@ -358,16 +360,29 @@ def homonyms(papers: tuple[Paper, ...], authorship: Authorship, min_side: int = 
                 for other in slugs_of[j]:
                     if other in coauthors and other != slug_other:
                         join(slug_other, other)
-        found.append((len(big_sides()) >= 2, apart(papers, split), slug, mine, split))
+        found.append((len(big_sides()) >= 2, apart(papers, split, series or {}), slug, mine, split))
     return tuple(_homonym_note(slug, mine, big, slugs_of, papers, strong, far)
                  for strong, far, slug, mine, big in sorted(found, key=lambda f: (not f[0], not f[1], -len(f[4][1]), f[2])))
 
 
-def apart(papers: tuple[Paper, ...], sides: list[list[int]]) -> bool:
-    """Whether the two largest co-author groups publish in different venue series (venue ids
-    without their year): "Jie Zhou" at CVPR with Jiwen Lu, at ACL with Fandong Meng."""
-    series = [{re.sub(r"-?\d{4}$", "", papers[i].venue) for i in side} for side in sides[:2]]
-    return not (series[0] & series[1])
+def apart(papers: tuple[Paper, ...], sides: list[list[int]], series: Mapping[str, str]) -> bool:
+    """Whether the two largest co-author groups publish in different venue series (``series``:
+    venue id -> series, else the id without its year): "Jie Zhou" at CVPR with Jiwen Lu, at ACL
+    with Fandong Meng."""
+    found = [{series.get(papers[i].venue) or re.sub(r"-?\d{4}$", "", papers[i].venue) for i in side}
+             for side in sides[:2]]
+    return not (found[0] & found[1])
+
+
+def venue_series(venues: Mapping[str, Any]) -> dict[str, str]:
+    """venue id -> its series (``content.series``: by id, else by name: an imported
+    "Proceedings of the Thirty-Second AAAI Conference…" is AAAI), for ``homonyms``."""
+    found = {}
+    for vid, venue in venues.items():
+        by_id = series_of(vid)
+        by_name = by_id or find_series(f"{venue.name} {venue.full_name}")
+        found[vid] = by_id.series.id if by_id else by_name[0].id if by_name else ""
+    return found
 
 
 def _homonym_note(slug: str, mine: list[int], sides: list[list[int]], slugs_of: list[list[str]],
@@ -403,11 +418,13 @@ def author_slugs(papers: tuple[Paper, ...], people: tuple[Person, ...]) -> tuple
     return keys, by_slug
 
 
-def people_report(papers: tuple[Paper, ...], people: tuple[Person, ...]) -> tuple[list[str], list[str]]:
+def people_report(papers: tuple[Paper, ...], people: tuple[Person, ...],
+                  venues: Mapping[str, Any] | None = None) -> tuple[list[str], list[str]]:
     """What ``papershelf check`` says of people: each merge with its evidence, and each name
     that may be two people (``homonyms``)."""
     authorship = identify(papers, people)
-    return [m.describe() for m in authorship.merges], list(homonyms(papers, authorship))
+    return ([m.describe() for m in authorship.merges],
+            list(homonyms(papers, authorship, series=venue_series(venues or {}))))
 
 
 def merge_note(merges: tuple[Merge, ...]) -> str | None:
