@@ -173,6 +173,13 @@ def check(content: Path, base_url: str | None) -> None:
                + (f"; {len(catalog.warnings):,} warnings." if catalog.warnings else "."))
     for warning in catalog.warnings:  # every one: the build shows only the first few
         click.echo(click.style("Warning: ", fg="yellow", bold=True) + warning, err=True)
+    from .derive.people import people_report
+
+    merges, homonyms = people_report(catalog.papers, catalog.people, catalog.venues)  # issue 36: who is one person
+    for merge in merges:
+        click.echo("Merged: " + merge)
+    for homonym in homonyms:
+        click.echo("Two people? " + homonym)
 
 
 @main.group("import")

@@ -38,7 +38,7 @@ from ..parallel import parallel_map
 from .names import looks_like_list
 from .duplicates import DuplicateCheck, abstract_key, title_key  # noqa: F401 (the keys: also the loader's API)
 from .slugs import RESERVED, is_valid_slug
-from .people import FILE, parse_people, same_person_twice, spelling_owners
+from .people import FILE, check_rules, parse_people, same_person_twice, spelling_owners
 from .taxonomy import parse_taxonomy
 from .sessions import read_sessions
 from .site_fields import SITE_FIELDS
@@ -78,6 +78,7 @@ def load_catalog(content_dir: Path, *, base_url: str | None = None) -> Catalog:
     papers = read_papers(content_dir / "papers", problems, venues=venues, tags=tags, check_refs=taxonomy_ok,
                          root=root, broken_venues=broken_venues, people=people, warnings=warnings)
     sessions = read_session_folder(content_dir / "sessions", problems, root=root, papers=papers, site=site)
+    check_rules(people, papers, venues, problems)  # authors.toml's merge and split rules name what exists
     problems.raise_if_any()
     assert site is not None
     ordered_venues = dict(sorted(venues.items(), key=lambda kv: (-kv[1].year, kv[1].name.lower(), kv[0])))

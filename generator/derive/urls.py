@@ -126,6 +126,12 @@ def author_page(slug: str) -> str:
     return author_page_at(author_path(slug))
 
 
+def search_for(name: str) -> str:
+    """A search of this site for a person's name (``search/?q=…``, as the search page reads
+    it): where a name without a page of its own links (issue 36)."""
+    return f"{SEARCH}?q={quote(name, safe='')}"
+
+
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 OTHER_LETTER = "0"  # the letter page of family names that start with no letter a-z (digits, other scripts)
 

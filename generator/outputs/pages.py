@@ -296,7 +296,7 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
     yield Page(TRENDS, "trends.html", "Trends", {"trends": site.trends})
     yield from author_index_pages(site)
     for author in site.authors:  # the people with a page
-        yield from grouped_list_pages(author_page(author.ref.slug), "author.html", author.ref.name, by_year(author.papers),
+        yield from grouped_list_pages(author_page(author.ref.slug), "author.html", author.ref.full_name, by_year(author.papers),
                                       {"author": author, "own": author.ref.slug,
                                        "series": series_counts(author.papers, table)})
     yield from list_pages(PAPERS, "papers.html", "All papers", paper_list(site.papers))

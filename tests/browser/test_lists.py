@@ -275,12 +275,14 @@ def test_arrows_and_j_k_move_between_papers_and_through_a_paper(page, server, bu
     page.goto(server.url("/papers/"))
     index, paper = next((i, p) for i, p in enumerate(views.papers) if len(p.authors) > 1 and p.pdf_url)
     item = page.locator("#paper-list > li").nth(index)
-    # Right: each of the paper's links and buttons in turn: its venue, its PDF, Save (the
-    # compact item names its authors as text; its page links them).
+    # Right: each of the paper's links and buttons in turn: its authors (each linked, issue 36),
+    # its venue, its PDF, Save.
     parts = ["title " + item.locator("h3 a").get_attribute("href")] + item.evaluate("""li => Array.from(
         li.querySelectorAll('a[href], button, summary')).filter(e => e.getClientRects().length && !e.closest('h3'))
         .map(e => e.tagName.toLowerCase() + ' ' + (e.getAttribute('href') || e.textContent.trim()))""")
-    assert parts[1:] == [f"a /{paper.venue.url}", f"a {paper.pdf_url}", "button Save"]
+    authors = [f"a /{a.url}" for a in paper.authors_head or paper.authors]
+    assert parts[1:] == authors + (["summary"] if paper.authors_tail else []) + [
+        f"a /{paper.venue.url}", f"a {paper.pdf_url}", "button Save"]
     item.locator("h3 a").focus()
     reached = [focused(page)]
     for _ in range(len(parts)):  # one more than needed: Right on the last part stays there
@@ -306,8 +308,8 @@ def test_the_part_reached_holds_the_papers_tab_stop_until_the_focus_leaves(page,
     titles_ = item_titles(page)
     page.locator("#paper-list > li h3 a").nth(1).focus()
     page.keyboard.press("ArrowRight")
-    venue = focused(page)
-    assert venue.startswith("a /venues/")
+    author = focused(page)
+    assert author.startswith("a /authors/")  # the first author
     assert page.locator("#paper-list > li").nth(1).locator("[tabindex='0']").count() == 1
     page.keyboard.press("Tab")  # on to the next paper, not to the rest of this one
     assert focused(page) == titles_[2]
@@ -321,12 +323,16 @@ def test_items_fold_long_author_lists_and_the_paper_page_names_them_all(page, se
     views = bundled_views()
     page.goto(server.url("/papers/"))
     items = page.locator("#paper-list > li")
-    long_list = next(p for p in views.papers if len(p.authors) > 4)
+    long_list = max(views.papers, key=lambda p: len(p.authors))
     short = next(p for p in views.papers if 1 < len(p.authors) <= 4)
-    names = [a.name for a in long_list.authors]
-    byline = items.nth(views.papers.index(long_list)).locator(":scope > h3 + p").inner_text()
-    assert byline == f"{names[0]}, {names[1]}, … {names[-1]}"
-    assert items.nth(views.papers.index(short)).locator(":scope > h3 + p").inner_text() == \
+    byline = items.nth(views.papers.index(long_list)).locator(":scope > h3 + div")
+    # every author, linked; past ten folded into "and N more"
+    shown = [a.name for a in long_list.authors_head or long_list.authors]
+    assert byline.locator(":scope > a").all_inner_texts() == shown
+    assert byline.locator(":scope > a").evaluate_all("as => as.map(a => a.getAttribute('href'))") == \
+        ["/" + a.url for a in long_list.authors_head or long_list.authors]
+    assert byline.locator("details > a").all_text_contents() == [a.name for a in long_list.authors_tail]
+    assert items.nth(views.papers.index(short)).locator(":scope > h3 + div").inner_text() == \
         ", ".join(a.name for a in short.authors)
     # The paper's page names every author (linking those with a page); a long list folds there,
     # its other names reached once opened.
@@ -372,8 +378,8 @@ def test_without_javascript_every_link_is_reachable_and_the_skip_link_lands_on_t
         page.keyboard.press("Enter")
         page.keyboard.press("Tab")
         assert focused(page) == item_titles(page)[0]
-        page.keyboard.press("Tab")  # no JavaScript: the paper's other links are Tab stops
-        assert focused(page).startswith("a /venues/")
+        page.keyboard.press("Tab")  # no JavaScript: the paper's other links are Tab stops (its authors first)
+        assert focused(page).startswith("a /authors/")
     finally:
         context.close()
 

@@ -24,7 +24,7 @@ from typing import Mapping
 
 from ...derive.views import SiteData
 from .ids import key_file
-from .tokens import tokenize
+from ...content.words import tokenize
 
 PEOPLE_BYTES = 6_000  # about 2.5 kB gzip per file
 KEY_CHARS = 3  # a family name's file is chosen by its first letters: typing "zho", "zhou" reads one file
