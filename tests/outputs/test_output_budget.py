@@ -52,10 +52,10 @@ PAPERS = 300
 # Issue 36 made every author's page (up to 20,000 papers) and every name in a list a link:
 # 26.1 kB of tar a paper became 29.8 kB with linked bylines, 35.0 kB with a page for every
 # author (431 pages instead of 167, ~5.9 kB of tar each: bench/people_cost.py 300).
-TAR_PER_PAPER = 38_700  # measured MEASURE kB of tar a paper with both (26.1 kB before issue 36; 29.9 kB before issue 25)
-FILES_PER_PAPER = 3.2  # measured 3.06: a page per paper, 1.44 per author (everyone), the lists
-PAPER_PAGE = 8_400  # measured MEASURE kB on average: a 1.3 kB abstract, 3.9 authors
-AUTHOR_PAGE = 7_800  # measured MEASURE kB on average (6.0 kB before the previews; 7.3 kB before issue 25)
+TAR_PER_PAPER = 38_500  # measured 36.7 kB of tar a paper with both (26.1 kB before issue 36; 29.9 kB before issue 25)
+FILES_PER_PAPER = 3.2  # measured 3.10: a page per paper, 1.44 per author (everyone), the lists
+PAPER_PAGE = 8_400  # measured 8.05 kB on average: a 1.3 kB abstract, 3.9 authors
+AUTHOR_PAGE = 6_800  # measured 6.45 kB on average (6.0 kB before the previews; 7.3 kB before issue 25)
 # A list item: at most 872 bytes besides its byline (945 with the old byline of text; 1,038
 # where ../shared/seeds, which synth reads words from, is absent), with the sort ranks and tags
 # of a list with controls; the byline links every name: at most ~66 bytes a name with this
