@@ -29,6 +29,14 @@ source gives such text (CSL-JSON, arXiv, OpenReview) can use them.
   MathML converted (``msup``, ``msub``, ``mfrac``, ``msqrt`` …); it is written ``$…$``, or
   ``\\(…\\)`` next to a digit (where ``$`` would be read as currency). Display formulas
   (``<jats:disp-formula>``) in abstracts are ``$$…$$`` paragraphs.
+* LaTeX (``rich_text_to_content``; ``plain_to_content`` with ``latex=True``): text that
+  holds text-mode LaTeX (``speaks_latex``: a command, a control symbol, braces protecting
+  capitals) keeps it for the site's text layer to render, as the seeds' and BibTeX's text:
+  ``\\emph{…}``, ``\\cite{…}``, ``\\url{…}`` (its URL as written), ``95\\%``, ``R\\'enyi``,
+  ``{\\bf x}``, ties (``Fig.~3``) and LaTeX quotes (````x''`` → “x”); braces that only
+  protect capitals (``{BERT}``, ``{W}izard``) are dropped; other braces, a lone backslash
+  and Markdown's characters are escaped as below. A formula next to a digit is one when it
+  starts with a command or a script (``2$\\times$``), as the renderer reads it.
 * Everything else shows as typed: the characters that mean something in Markdown or LaTeX
   are escaped (``\\ { } $ * _ ` ~ ]``, ``<`` before a non-space, ``&`` before an entity,
   ``''`` which LaTeX prints as a quote, and ``#``, ``-``, ``+``, ``>``, ``1.`` where a
@@ -46,6 +54,8 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from ..content.characters import FORBIDDEN_IN_TEXT
+from ..text.hygiene import typographic_quotes
+from ..text.tokens import BACKSLASH, CHAR, CLOSE, CMD, MATH, OPEN, SYM, Tok, formula_may_touch_digits, match_pairs, tokenize
 from ..text.bibtex.markdown_marks import BARE_URL, URL_TRAILING
 
 MAX_DEPTH = 32  # nested elements kept as such; deeper tags are dropped, their text kept
@@ -80,6 +90,11 @@ _BEGIN_DOCUMENT = re.compile(r"\\begin\{document\}(.*?)\\end\{document\}", re.DO
 _MATH_ESCAPES = {"\\": "\\backslash ", "{": "\\{", "}": "\\}", "$": "\\$", "%": "\\%", "#": "\\#", "&": "\\&",
                  "_": "\\_", "^": "\\hat{}", "~": "\\sim "}
 _MATH_SPECIAL = re.compile(r"[\\{}$%#&_^~]")
+# Text-mode LaTeX (``speaks_latex``): a command, a control symbol, or braces that protect capitals.
+_LATEX_HINT = re.compile(r"\\(?:[A-Za-z]|[%&$_#{}'\"`^~=.,])|\{[\w\-]*[A-Z][\w\- ]*\}")
+_PROTECTED = re.compile(r"[\w\-.'+/&: ]+")  # what braces that only protect capitals hold
+_ACCENTS = frozenset("'\"^~`=.")  # control symbols that take an argument (accents: \'{e})
+_URL_COMMANDS = frozenset({"\\url", "\\href"})
 
 
 @dataclass
@@ -102,16 +117,24 @@ _Piece = Union[str, _Formula, object]
 # --------------------------------------------------------------------------- public
 
 
-def rich_text_to_content(text: str, *, title: bool) -> str:
+def rich_text_to_content(text: str, *, title: bool, latex: bool = True) -> str:
     """CSL-JSON rich text (a title) or a JATS/HTML abstract as content text: one line for a
-    title, paragraphs separated by blank lines for an abstract (see the module docstring)."""
-    return _convert(text, title=title, tags=True)
+    title, paragraphs separated by blank lines for an abstract (see the module docstring).
+    ``latex``: LaTeX in the text is kept for the site to render (see "LaTeX")."""
+    return _convert(text, title=title, tags=True, latex=latex)
 
 
-def plain_to_content(text: str, *, title: bool = True) -> str:
+def plain_to_content(text: str, *, title: bool = True, latex: bool = False) -> str:
     """Plain text (no tags: ``<`` is a character) as content text that shows as typed,
-    ``$…$`` formulas kept; entities are not decoded. An abstract keeps its paragraphs."""
-    return _convert(text, title=title, tags=False)
+    ``$…$`` formulas kept; entities are not decoded. An abstract keeps its paragraphs.
+    ``latex``: LaTeX in the text is kept for the site to render (see "LaTeX")."""
+    return _convert(text, title=title, tags=False, latex=latex)
+
+
+def speaks_latex(text: str) -> bool:
+    """Whether ``text`` holds text-mode LaTeX: a command (``\\emph``), a control symbol
+    (``\\%``, ``\\'e``) or braces that protect capitals (``{BERT}``, ``{W}izard``)."""
+    return bool(_LATEX_HINT.search(text)) if ("\\" in text or "{" in text) else False
 
 
 def clean_text(text: str) -> str:
@@ -130,11 +153,15 @@ def decode_entities(text: str) -> str:
 # --------------------------------------------------------------------------- reading tags
 
 
-def _convert(text: str, *, title: bool, tags: bool) -> str:
+def _convert(text: str, *, title: bool, tags: bool, latex: bool) -> str:
     text = clean_text(text).replace("\r\n", "\n").replace("\r", "\n")
+    latex = latex and speaks_latex(text)
+    if latex:
+        text = typographic_quotes(text)  # ``like this'' (the page would show them so too)
     root = _parse(text, title) if tags else _Element("", children=[text])
     blocks = tags and not title and _has_blocks(root)
-    pieces = _render(root, title=title, split_lines=not title and not blocks, active=frozenset(), decode=tags)
+    pieces = _render(root, title=title, split_lines=not title and not blocks, active=frozenset(), decode=tags,
+                     latex=latex)
     paragraphs = _paragraphs(pieces)
     if title:
         return " ".join(p for p in paragraphs if p)
@@ -191,32 +218,32 @@ def _text_of(element: _Element) -> str:
 
 
 def _render(node: _Element, *, title: bool, split_lines: bool, active: frozenset[str],
-            decode: bool) -> list[_Piece]:
+            decode: bool, latex: bool = False) -> list[_Piece]:
     out: list[_Piece] = []
     for child in node.children:
         if isinstance(child, str):
-            out.extend(_text_pieces(decode_entities(child) if decode else child, split_lines))
+            out.extend(_text_pieces(decode_entities(child) if decode else child, split_lines, latex))
             continue
         name = child.name
         if name in _MATH:
             formula = _formula(child, display=not title and name == "disp-formula")
             if formula is None:
-                out.extend(_render(child, title=title, split_lines=split_lines, active=active, decode=decode))
+                out.extend(_render(child, title=title, split_lines=split_lines, active=active, decode=decode, latex=latex))
             else:
                 out.extend([_PARA, formula, _PARA] if formula.display else [formula])
         elif name == "title" and not title:
             heading = " ".join(decode_entities(_text_of(child)).split())
             if heading.casefold() not in _DROPPED_TITLES:
-                out.extend([_PARA, "\\textbf{", *_text_pieces(heading, False), "}", _PARA])
+                out.extend([_PARA, "\\textbf{", *_text_pieces(heading, False, latex), "}", _PARA])
         elif name in _BLOCKS:
-            inner = _render(child, title=title, split_lines=split_lines, active=active, decode=decode)
+            inner = _render(child, title=title, split_lines=split_lines, active=active, decode=decode, latex=latex)
             out.extend([" ", *inner, " "] if title else [_PARA, *inner, _PARA])
         elif name in _FORMATS and _FORMATS[name] not in active:
             command = _FORMATS[name]
-            inner = _render(child, title=title, split_lines=split_lines, active=active | {command}, decode=decode)
+            inner = _render(child, title=title, split_lines=split_lines, active=active | {command}, decode=decode, latex=latex)
             out.extend(_wrap(command, inner))
         else:
-            out.extend(_render(child, title=title, split_lines=split_lines, active=active, decode=decode))
+            out.extend(_render(child, title=title, split_lines=split_lines, active=active, decode=decode, latex=latex))
     return out
 
 
@@ -233,34 +260,143 @@ def _wrap(command: str, inner: list[_Piece]) -> list[_Piece]:
     return [lead, f"\\{command}{{", *inner, "}", trail]
 
 
-def _text_pieces(text: str, split_lines: bool) -> list[_Piece]:
+def _text_pieces(text: str, split_lines: bool, latex: bool = False) -> list[_Piece]:
     """A run of text: paragraphs (``split_lines``: see the module docstring) of escaped text and formulas."""
     if not split_lines or "\n" not in text:
-        return [_escape_run(text)]
+        return [_escape_run(text, latex)]
     if "$" in text:  # a formula broken over lines is one formula
-        text = _DOLLAR_MATH.sub(lambda m: " ".join(m.group().split()), text)
+        text = _join_formula_lines(text)
     out: list[_Piece] = []
     lines = text.split("\n")
-    for i, line in enumerate(lines):
-        if i:
-            previous = lines[i - 1].strip()
-            out.append(_PARA if not previous or not line.strip() or _SENTENCE_END.search(previous) else " ")
-        out.append(_escape_run(line))
+    paragraph = [lines[0]]  # the lines of a paragraph are escaped together (a LaTeX group may span them)
+    for i in range(1, len(lines)):
+        previous, line = lines[i - 1].strip(), lines[i]
+        if not previous or not line.strip() or _SENTENCE_END.search(previous):
+            out.extend([_escape_run(" ".join(paragraph), latex), _PARA])
+            paragraph = []
+        paragraph.append(line)
+    out.append(_escape_run(" ".join(paragraph), latex))
     return out
 
 
-def _escape_run(text: str) -> str:
-    """Text shown as typed: formulas and bare URLs kept, every other special character escaped."""
+def _formulas(text: str) -> list[tuple[int, int]]:
+    """The spans of the ``$…$`` and ``$$…$$`` formulas of ``text``, as the renderer reads them:
+    no digit next to an outer dollar, unless the formula starts with a command or a script
+    (``2$\\times$``: ``tokens.formula_may_touch_digits``)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while True:
+        match = _DOLLAR_MATH.search(text, pos)
+        if match is None:
+            return spans
+        start, end = match.span()
+        dollars = len(match.group(1))
+        if ((start and text[start - 1].isdigit()) or text[end:end + 1].isdigit()) and not (
+                dollars == 1 and formula_may_touch_digits(text[start + 1:end - 1])):
+            pos = start + 1
+            continue
+        spans.append((start, end))
+        pos = end
+
+
+def _join_formula_lines(text: str) -> str:
+    """A formula broken over lines made one line: it is one formula."""
+    out, last = [], 0
+    for start, end in _formulas(text):
+        out.extend([text[last:start], " ".join(text[start:end].split())])
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _escape_run(text: str, latex: bool = False) -> str:
+    """Text shown as typed: formulas and bare URLs kept, every other special character
+    escaped; with ``latex`` its text-mode LaTeX kept (``_escape_latex``)."""
     if not _SPECIAL.search(text) and "://" not in text and "\n" not in text:
         return text
+    escape = _escape_latex if latex else _escape_text
     out: list[str] = []
     last = 0
-    for match in _DOLLAR_MATH.finditer(text) if "$" in text else ():
-        out.append(_escape_text(text[last:match.start()]))
-        out.append(" ".join(match.group().split()))
-        last = match.end()
-    out.append(_escape_text(text[last:]))
+    for start, end in _formulas(text) if "$" in text else ():
+        out.append(escape(text[last:start]))
+        out.append(" ".join(text[start:end].split()))
+        last = end
+    out.append(escape(text[last:]))
     return "".join(out)
+
+
+def _escape_latex(text: str) -> str:
+    """Text (no ``$`` formula) whose text-mode LaTeX is kept for the site to render:
+    commands and control symbols (``\\emph``, ``\\%``, ``\\'``), the braces of their
+    arguments and of groups that start with a command (``{\\bf x}``) and of any group in
+    those, ``\\url``'s and ``\\href``'s URL as written and ties (``Fig.~3``); braces that
+    only protect capitals (``{BERT}``, ``{W}izard``) are dropped. The rest is escaped as
+    ``_escape_text`` escapes it: other braces are text, as is a lone backslash."""
+    text = text.replace("\n", " ")
+    tokens = tokenize(text, spaces=False)
+    groups, _ = match_pairs(tokens, lambda t: t.kind == OPEN, lambda t: t.kind == CLOSE)
+    out: list[str] = []
+    kept: set[int] = set()  # braces written as LaTeX (both of each pair)
+    dropped: set[int] = set()  # protective braces (both of each pair)
+    arguments: set[int] = set()  # opening braces of command arguments
+    open_kept = 0  # kept groups around the current token
+    url_until = -1  # the closing brace of a \url or \href target being written as it is
+    takes_argument = False  # the last token (blanks aside) takes an argument group
+    previous_command = ""
+    for i, tok in enumerate(tokens):
+        kind = tok.kind
+        if i < url_until:
+            out.append(tok.text)
+            continue
+        if kind == OPEN and i in groups:
+            inner = tokens[i + 1:groups[i]]
+            if takes_argument or open_kept or (inner and inner[0].kind in (CMD, SYM)):
+                kept.update((i, groups[i]))
+                if takes_argument:
+                    arguments.add(i)
+                    if previous_command in _URL_COMMANDS:
+                        url_until = groups[i]
+                        previous_command = ""  # \href's second argument is text
+            elif _protective(inner):
+                dropped.update((i, groups[i]))
+        if kind == OPEN and i in kept:
+            open_kept += 1
+            out.append("{")
+        elif kind == CLOSE and i in kept:
+            open_kept -= 1
+            out.append("}")
+        elif i in dropped:
+            pass
+        elif kind in (OPEN, CLOSE):
+            out.append("\\" + tok.text)
+        elif kind in (CMD, SYM, MATH):
+            out.append(tok.text)
+        elif kind == BACKSLASH:
+            out.append(_ESCAPES["\\"])
+        elif tok.text == "~":
+            before = out[-1][-1:] if out and out[-1] else ""
+            after = tokens[i + 1].text[:1] if i + 1 < len(tokens) else ""
+            tie = before and after and not before.isspace() and not after.isspace()
+            out.append("~" if tie else _ESCAPES["~"])
+        else:
+            out.append(_escape_text(tok.text))
+        # Does the next group take an argument?
+        if kind == CMD:
+            takes_argument, previous_command = True, tok.text
+        elif kind == SYM:
+            takes_argument, previous_command = tok.text[1:] in _ACCENTS, ""
+        elif kind == CLOSE and i in kept:
+            takes_argument = groups[i] in arguments  # \href{url}{text}: arguments follow each other
+        elif not (kind == CHAR and not tok.text.strip()):
+            takes_argument, previous_command = False, ""
+    return "".join(out)
+
+
+def _protective(inner: list[Tok]) -> bool:
+    """Whether a brace group holding ``inner`` only protects capitals, as BibTeX's braces do:
+    words and a capital letter, nothing that makes the braces mean more (``{a, b}``)."""
+    text = "".join(t.text for t in inner)
+    return all(t.kind == CHAR for t in inner) and bool(_PROTECTED.fullmatch(text)) and text.lower() != text
 
 
 def _escape_text(text: str) -> str:
