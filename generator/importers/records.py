@@ -368,7 +368,7 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
     used_slugs = set(existing.values()) | _existing_slugs(papers_dir)
     planned: list[_Planned] = []
     venues = Venues(catalog.venues)
-    titles = [repairs.text(record.title, record.where) for record in records]
+    titles = [repairs.text(record.title, record.where, title=True) for record in records]
     abstracts = [repairs.text(record.abstract, record.where) for record in records]
     vocabulary = Vocabulary([text for pair in zip(titles, abstracts) for text in pair],
                             fallback=catalog_texts(papers_dir))

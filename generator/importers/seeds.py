@@ -42,6 +42,7 @@ from .common import (
 )
 from .dehyphen import Joined, Vocabulary, catalog_texts, joined_lines
 from .repairs import Repairs
+from .text_repairs import TextRepairs
 from .seeds_read import TRAILING_STOPWORDS, PaperFacts, SeedFile, read_metadata, read_seed
 from .tags import suggest_tags
 
@@ -67,7 +68,8 @@ class ImportReport(StatusCounts):
     papers: list[PaperResult] = field(default_factory=list)
     seed_files: int = 0
     joined: list[tuple[str, list[Joined]]] = field(default_factory=list)  # (paper file, words joined in it)
-    repairs: Repairs = field(default_factory=Repairs)
+    # The seeds' citations are the curator's own text: marked on the page, not dropped.
+    repairs: Repairs = field(default_factory=lambda: Repairs(texts=TextRepairs(drop_citations=False)))
 
     def summary(self, *, verbose: bool = False) -> str:
         provisional = [p.slug for p in self.papers if p.provisional]
@@ -236,7 +238,7 @@ def _plan(seeds: list[SeedFile], taxonomy: dict[str, Tag], facts_by_seed: dict[i
                 continue
             seen_abstracts[key] = f"{seed.label}:{line} (#{index})"
             fact = facts.get(index)
-            title = repairs.text(fact.title, where) if fact and fact.title is not None else None
+            title = repairs.text(fact.title, where, title=True) if fact and fact.title is not None else None
             authors = repairs.authors(fact.authors, where) if fact and fact.authors is not None else None
             provisional = title is None or authors is None
             shown_title = title if title is not None else provisional_title(abstract)
