@@ -23,6 +23,7 @@ The helpers for links that several formats meet (``arxiv_url``, ``doi_url``,
 from __future__ import annotations
 
 import functools
+from collections import Counter
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,7 +55,7 @@ from .common import (
     write_planned,
 )
 from .dehyphen import Joined, Vocabulary, catalog_texts, joined_lines
-from .tags import suggest_tags
+from .tags import BY_FALLBACK, BY_PHRASE, BY_PHRASE_AND_SERIES, BY_SERIES, place_tags, suggest_tags
 from .repairs import Repairs
 from .venues import Venues
 
@@ -193,6 +194,7 @@ class RecordsReport(StatusCounts):
     files: int = 0
     joined: list[tuple[str, list[Joined]]] = field(default_factory=list)  # (paper file, words joined in it)
     repairs: Repairs = field(default_factory=Repairs)
+    placed: Counter = field(default_factory=Counter)  # how the papers' tags were placed (tags.Placement.by)
 
     def summary(self) -> str:
         n = len(self.papers)
@@ -207,9 +209,28 @@ class RecordsReport(StatusCounts):
             lines.extend(f"  - {s}" for s in self.skipped)
         lines.extend(self.notes)
         lines.extend(self.repairs.summary_lines())
+        lines.extend(placement_lines(self.placed))
         lines.extend(joined_lines(self.joined))
         lines.extend(self.warning_lines())
         return "\n".join(lines)
+
+
+BY_KEYWORDS = "keywords"
+
+
+def placement_lines(placed: Counter) -> list[str]:
+    """The summary line of how the imported papers' tags were placed."""
+    if not placed:
+        return []
+    series = placed[BY_SERIES] + placed[BY_PHRASE_AND_SERIES]
+    parts = [f"by phrase {placed[BY_PHRASE] + placed[BY_PHRASE_AND_SERIES]:,}",
+             f"by their venue's series {series:,}"
+             + (f" ({placed[BY_PHRASE_AND_SERIES]:,} of them besides phrase tags of another field)"
+                if placed[BY_PHRASE_AND_SERIES] else ""),
+             f"in the catch-all alone {placed[BY_FALLBACK]:,}"]
+    if placed[BY_KEYWORDS]:
+        parts.insert(0, f"by their keywords {placed[BY_KEYWORDS]:,}")
+    return [f"Tags placed: {', '.join(parts)}."]
 
 
 @dataclass
@@ -228,17 +249,18 @@ class _Planned:
     where: str
 
 
-def _finish(paper: _Planned, *, taxonomy: dict[str, Tag]) -> tuple[tuple[str, ...], bytes, list[Problem]]:
-    """(tags, file bytes or b"", problems) of a planned paper: the tags suggested when its
-    keywords named none, its file text, checked as the build checks it."""
+def _finish(paper: _Planned, *, taxonomy: dict[str, Tag]) -> tuple[tuple[str, ...], bytes, list[Problem], str]:
+    """(tags, file bytes or b"", problems, how the tags were placed) of a planned paper: the
+    tags suggested when its keywords named none, its file text, checked as the build checks it."""
     data = paper.data
+    placed = BY_KEYWORDS if data["tags"] else ""
     if not data["tags"] and taxonomy:
-        data = {**data, "tags": list(suggest_tags(paper.plain_title, plain_text(paper.abstract), taxonomy,
-                                                  venue=paper.venue))}
+        placement = place_tags(paper.plain_title, plain_text(paper.abstract), taxonomy, venue=paper.venue)
+        data, placed = {**data, "tags": list(placement.tags)}, placement.by
     problems = Problems()
     if not _valid(data, paper.abstract, paper.slug, paper.where, problems):
-        return tuple(data["tags"]), b"", problems.items
-    return tuple(data["tags"]), paper_text(data, paper.abstract).encode("utf-8"), []
+        return tuple(data["tags"]), b"", problems.items, placed
+    return tuple(data["tags"]), paper_text(data, paper.abstract).encode("utf-8"), [], placed
 
 
 # --------------------------------------------------------------------------- the import
@@ -406,9 +428,11 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
     if catalog.taxonomy:
         suggest_tags("", "", catalog.taxonomy)  # its phrase index made once, before the workers fork
     finished = parallel_map(functools.partial(_finish, taxonomy=catalog.taxonomy), planned)
-    for paper, (tags, content, found) in zip(planned, finished):
+    for paper, (tags, content, found, placed) in zip(planned, finished):
         paper.tags, paper.content = tags, content
         problems.extend(found)
+        if placed and content:
+            report.placed[placed] += 1
     planned = [paper for paper in planned if paper.content]
     problems.raise_if_any()
 
