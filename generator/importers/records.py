@@ -55,7 +55,7 @@ from .common import (
     write_planned,
 )
 from .dehyphen import Joined, Vocabulary, catalog_texts, joined_lines
-from .tags import BY_FALLBACK, BY_PHRASE, BY_PHRASE_AND_SERIES, BY_SERIES, place_tags, suggest_tags
+from .tags import BY_KEYWORDS, place_tags, placement_lines, suggest_tags
 from .repairs import Repairs
 from .venues import Venues
 
@@ -213,24 +213,6 @@ class RecordsReport(StatusCounts):
         lines.extend(joined_lines(self.joined))
         lines.extend(self.warning_lines())
         return "\n".join(lines)
-
-
-BY_KEYWORDS = "keywords"
-
-
-def placement_lines(placed: Counter) -> list[str]:
-    """The summary line of how the imported papers' tags were placed."""
-    if not placed:
-        return []
-    series = placed[BY_SERIES] + placed[BY_PHRASE_AND_SERIES]
-    parts = [f"by phrase {placed[BY_PHRASE] + placed[BY_PHRASE_AND_SERIES]:,}",
-             f"by their venue's series {series:,}"
-             + (f" ({placed[BY_PHRASE_AND_SERIES]:,} of them besides phrase tags of another field)"
-                if placed[BY_PHRASE_AND_SERIES] else ""),
-             f"in the catch-all alone {placed[BY_FALLBACK]:,}"]
-    if placed[BY_KEYWORDS]:
-        parts.insert(0, f"by their keywords {placed[BY_KEYWORDS]:,}")
-    return [f"Tags placed: {', '.join(parts)}."]
 
 
 @dataclass

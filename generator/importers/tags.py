@@ -335,6 +335,7 @@ def series_tag(venue: str | None, tags: Mapping[str, Tag]) -> str | None:
 
 # How a paper's tags were placed (``Placement.by``).
 BY_PHRASE, BY_SERIES, BY_PHRASE_AND_SERIES, BY_FALLBACK = "phrase", "series", "phrase and series", "catch-all"
+BY_KEYWORDS = "keywords"  # the record's keywords named tags (``records.tags_from_keywords``)
 
 
 class Placement(NamedTuple):
@@ -392,3 +393,18 @@ def suggest_tags(title: str, abstract: str, tags: Mapping[str, Tag], *, limit: i
     (``Tag.series``) is added: a CVPR paper about generative models is a vision paper too,
     and one that matches no phrase gets that tag rather than the catch-all."""
     return place_tags(title, abstract, tags, limit=limit, venue=venue).tags
+
+
+def placement_lines(placed: Mapping[str, int]) -> list[str]:
+    """The summary line of how the imported papers' tags were placed."""
+    if not placed:
+        return []
+    series = placed[BY_SERIES] + placed[BY_PHRASE_AND_SERIES]
+    parts = [f"by phrase {placed[BY_PHRASE] + placed[BY_PHRASE_AND_SERIES]:,}",
+             f"by their venue's series {series:,}"
+             + (f" ({placed[BY_PHRASE_AND_SERIES]:,} of them besides phrase tags of another field)"
+                if placed[BY_PHRASE_AND_SERIES] else ""),
+             f"in the catch-all alone {placed[BY_FALLBACK]:,}"]
+    if placed[BY_KEYWORDS]:
+        parts.insert(0, f"by their keywords {placed[BY_KEYWORDS]:,}")
+    return [f"Tags placed: {', '.join(parts)}."]
