@@ -55,8 +55,9 @@ from typing import Union
 
 from ..content.characters import FORBIDDEN_IN_TEXT
 from ..text.hygiene import typographic_quotes
-from ..text.tokens import BACKSLASH, CHAR, CLOSE, CMD, MATH, OPEN, SYM, Tok, formula_may_touch_digits, match_pairs, tokenize
+from ..text.tokens import formula_may_touch_digits
 from ..text.bibtex.markdown_marks import BARE_URL, URL_TRAILING
+from .latex_text import escape_latex, speaks_latex
 
 MAX_DEPTH = 32  # nested elements kept as such; deeper tags are dropped, their text kept
 
@@ -90,11 +91,6 @@ _BEGIN_DOCUMENT = re.compile(r"\\begin\{document\}(.*?)\\end\{document\}", re.DO
 _MATH_ESCAPES = {"\\": "\\backslash ", "{": "\\{", "}": "\\}", "$": "\\$", "%": "\\%", "#": "\\#", "&": "\\&",
                  "_": "\\_", "^": "\\hat{}", "~": "\\sim "}
 _MATH_SPECIAL = re.compile(r"[\\{}$%#&_^~]")
-# Text-mode LaTeX (``speaks_latex``): a command, a control symbol, or braces that protect capitals.
-_LATEX_HINT = re.compile(r"\\(?:[A-Za-z]|[%&$_#{}'\"`^~=.,])|\{[\w\-]*[A-Z][\w\- ]*\}")
-_PROTECTED = re.compile(r"[\w\-.'+/&: ]+")  # what braces that only protect capitals hold
-_ACCENTS = frozenset("'\"^~`=.")  # control symbols that take an argument (accents: \'{e})
-_URL_COMMANDS = frozenset({"\\url", "\\href"})
 
 
 @dataclass
@@ -129,12 +125,6 @@ def plain_to_content(text: str, *, title: bool = True, latex: bool = False) -> s
     ``$…$`` formulas kept; entities are not decoded. An abstract keeps its paragraphs.
     ``latex``: LaTeX in the text is kept for the site to render (see "LaTeX")."""
     return _convert(text, title=title, tags=False, latex=latex)
-
-
-def speaks_latex(text: str) -> bool:
-    """Whether ``text`` holds text-mode LaTeX: a command (``\\emph``), a control symbol
-    (``\\%``, ``\\'e``) or braces that protect capitals (``{BERT}``, ``{W}izard``)."""
-    return bool(_LATEX_HINT.search(text)) if ("\\" in text or "{" in text) else False
 
 
 def clean_text(text: str) -> str:
@@ -314,7 +304,7 @@ def _escape_run(text: str, latex: bool = False) -> str:
     escaped; with ``latex`` its text-mode LaTeX kept (``_escape_latex``)."""
     if not _SPECIAL.search(text) and "://" not in text and "\n" not in text:
         return text
-    escape = _escape_latex if latex else _escape_text
+    escape = (lambda part: escape_latex(part, _escape_text)) if latex else _escape_text
     out: list[str] = []
     last = 0
     for start, end in _formulas(text) if "$" in text else ():
@@ -323,80 +313,6 @@ def _escape_run(text: str, latex: bool = False) -> str:
         last = end
     out.append(escape(text[last:]))
     return "".join(out)
-
-
-def _escape_latex(text: str) -> str:
-    """Text (no ``$`` formula) whose text-mode LaTeX is kept for the site to render:
-    commands and control symbols (``\\emph``, ``\\%``, ``\\'``), the braces of their
-    arguments and of groups that start with a command (``{\\bf x}``) and of any group in
-    those, ``\\url``'s and ``\\href``'s URL as written and ties (``Fig.~3``); braces that
-    only protect capitals (``{BERT}``, ``{W}izard``) are dropped. The rest is escaped as
-    ``_escape_text`` escapes it: other braces are text, as is a lone backslash."""
-    text = text.replace("\n", " ")
-    tokens = tokenize(text, spaces=False)
-    groups, _ = match_pairs(tokens, lambda t: t.kind == OPEN, lambda t: t.kind == CLOSE)
-    out: list[str] = []
-    kept: set[int] = set()  # braces written as LaTeX (both of each pair)
-    dropped: set[int] = set()  # protective braces (both of each pair)
-    arguments: set[int] = set()  # opening braces of command arguments
-    open_kept = 0  # kept groups around the current token
-    url_until = -1  # the closing brace of a \url or \href target being written as it is
-    takes_argument = False  # the last token (blanks aside) takes an argument group
-    previous_command = ""
-    for i, tok in enumerate(tokens):
-        kind = tok.kind
-        if i < url_until:
-            out.append(tok.text)
-            continue
-        if kind == OPEN and i in groups:
-            inner = tokens[i + 1:groups[i]]
-            if takes_argument or open_kept or (inner and inner[0].kind in (CMD, SYM)):
-                kept.update((i, groups[i]))
-                if takes_argument:
-                    arguments.add(i)
-                    if previous_command in _URL_COMMANDS:
-                        url_until = groups[i]
-                        previous_command = ""  # \href's second argument is text
-            elif _protective(inner):
-                dropped.update((i, groups[i]))
-        if kind == OPEN and i in kept:
-            open_kept += 1
-            out.append("{")
-        elif kind == CLOSE and i in kept:
-            open_kept -= 1
-            out.append("}")
-        elif i in dropped:
-            pass
-        elif kind in (OPEN, CLOSE):
-            out.append("\\" + tok.text)
-        elif kind in (CMD, SYM, MATH):
-            out.append(tok.text)
-        elif kind == BACKSLASH:
-            out.append(_ESCAPES["\\"])
-        elif tok.text == "~":
-            before = out[-1][-1:] if out and out[-1] else ""
-            after = tokens[i + 1].text[:1] if i + 1 < len(tokens) else ""
-            tie = before and after and not before.isspace() and not after.isspace()
-            out.append("~" if tie else _ESCAPES["~"])
-        else:
-            out.append(_escape_text(tok.text))
-        # Does the next group take an argument?
-        if kind == CMD:
-            takes_argument, previous_command = True, tok.text
-        elif kind == SYM:
-            takes_argument, previous_command = tok.text[1:] in _ACCENTS, ""
-        elif kind == CLOSE and i in kept:
-            takes_argument = groups[i] in arguments  # \href{url}{text}: arguments follow each other
-        elif not (kind == CHAR and not tok.text.strip()):
-            takes_argument, previous_command = False, ""
-    return "".join(out)
-
-
-def _protective(inner: list[Tok]) -> bool:
-    """Whether a brace group holding ``inner`` only protects capitals, as BibTeX's braces do:
-    words and a capital letter, nothing that makes the braces mean more (``{a, b}``)."""
-    text = "".join(t.text for t in inner)
-    return all(t.kind == CHAR for t in inner) and bool(_PROTECTED.fullmatch(text)) and text.lower() != text
 
 
 def _escape_text(text: str) -> str:

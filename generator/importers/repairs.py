@@ -94,7 +94,7 @@ class Repairs:
 
     def summary_lines(self) -> list[str]:
         lines = self.names.summary_lines()
-        lines.extend(self.texts.summary_lines())
+        lines.extend(self.texts.summary_lines(listed))
         if self.debris:
             lines.append(f"PDF debris repaired in {len(self.debris_texts):,} texts: {debris.describe(self.debris)}:")
             lines.extend(listed(self.debris_texts))

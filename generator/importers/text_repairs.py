@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable, Sequence
 
 from ..text.tokens import CMD, MATH, SYM, tokenize
 
@@ -170,9 +171,8 @@ class TextRepairs:
             self.latex_texts["titles" if title else "abstracts"] += 1
         return text
 
-    def summary_lines(self) -> list[str]:
-        from .repairs import listed
-
+    def summary_lines(self, listed: Callable[[Sequence[str]], list[str]]) -> list[str]:
+        """The summary's lines; ``listed`` writes a list of places (``repairs.listed``)."""
         counts = []
         if self.quotes:
             counts.append(f"wrapping quotes removed: {len(self.quotes):,}")
