@@ -33,8 +33,9 @@ from generator.importers.common import paper_files  # noqa: E402
 STARTER_TAGS = REPO / "generator" / "starter" / "content" / "tags.toml"
 
 
-def measure(content: Path, tags_toml: Path = STARTER_TAGS) -> dict:
-    """{"series": {series id: {field, papers, with_field_tag}}, "papers", "catch_all_only"}."""
+def measure(content: Path, tags_toml: Path = STARTER_TAGS, abstracts: bool | None = None) -> dict:
+    """{"series": {series id: {field, papers, with_field_tag}}, "papers", "catch_all_only"};
+    ``abstracts``: only the papers with (True) or without (False) an abstract."""
     taxonomy = read_taxonomy(tags_toml)
     fields = {tag_id: set(tag.fields) for tag_id, tag in taxonomy.items()}
     fallback = taxonomy.fallback
@@ -43,7 +44,7 @@ def measure(content: Path, tags_toml: Path = STARTER_TAGS) -> dict:
     papers = catch_all = 0
     for _slug, front in paper_files(content / "papers"):
         venue, tags = front.data.get("venue"), front.data.get("tags") or []
-        if not isinstance(venue, str):
+        if not isinstance(venue, str) or (abstracts is not None and bool(front.body.strip()) != abstracts):
             continue
         papers += 1
         catch_all += list(tags) == [fallback]
@@ -80,9 +81,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("content", type=Path)
     parser.add_argument("--tags", type=Path, default=STARTER_TAGS, help="the taxonomy whose fields count")
+    parser.add_argument("--abstracts", choices=("with", "without"), help="only the papers with or without one")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = measure(args.content, args.tags)
+    result = measure(args.content, args.tags, None if args.abstracts is None else args.abstracts == "with")
     print(json.dumps(result, indent=1) if args.json else table(result))
 
 

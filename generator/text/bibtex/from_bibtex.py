@@ -17,6 +17,7 @@ from ..tokens import (ACCENT_SYMBOLS, BACKSLASH, CHAR, CLOSE, CMD, MATH, OPEN, S
 _UNESCAPE_COMMANDS = {"\\textless": "<", "\\textgreater": ">", "\\textasciicircum": "^",
                       "\\textbraceleft": "\\{", "\\textbraceright": "\\}"}
 _UNESCAPE_SYMBOLS = {"\\&": "&", "\\%": "%"}
+_QUOTES = re.compile(r"'|``?|''")  # a quote the Anthology protects with braces
 
 
 # Text with none of these holds no LaTeX to unwrap and no dash or "*" to rewrite: most
@@ -60,9 +61,14 @@ def _unwrap(tokens: Sequence[Tok], start: int, end: int, groups: dict[int, int],
             inner = tokens[i + 1 : close]
             protects = (any(t.kind == MATH or (t.kind == CHAR and any(ch.isalpha() for ch in t.text)) for t in inner)
                         and not (inner[0].text == "~" or inner[-1].text == "~"))
+            # The ACL Anthology writes apostrophes and quotes in braces: "d{'}un", "{``}x{''}".
+            quote = not is_argument and bool(inner) and all(t.kind == CHAR and _QUOTES.fullmatch(t.text) for t in inner)
             if inner_first is not None and inner_first.kind == OPEN and groups.get(i + 1) == i + 2:
                 # "{{}\cmd…}": the exporter's protection of words that start with a command.
                 _unwrap(tokens, i + 3, close, groups, out)
+                prev = None
+            elif quote:
+                _unwrap(tokens, i + 1, close, groups, out)
                 prev = None
             elif is_argument or special or glued or not protects:
                 out.append("{")
