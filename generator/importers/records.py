@@ -23,8 +23,8 @@ The helpers for links that several formats meet (``arxiv_url``, ``doi_url``,
 from __future__ import annotations
 
 import functools
-from collections import Counter
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
