@@ -77,7 +77,9 @@ _ALTTEXT = re.compile(r"""\balttext\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _ENCODING = re.compile(r"""\bencoding\s*=\s*["']?application/(?:x-)?(?:la)?tex""", re.IGNORECASE)
 # $…$ and $$…$$ as the renderer (dollarmath, no digits next to the outer dollars) reads them,
 # within a paragraph.
-_DOLLAR_MATH = re.compile(r"(?<![\\\d$])(\$\$?)(?=[^\s$])(?:[^$\\\n]|\\[^\n]|\n(?![ \t]*\n))+?(?<!\s)\1(?!\d)")
+_DOLLAR_MATH = re.compile(r"(?<![\\$])(\$\$?)(?=[^\s$])(?:[^$\\\n]|\\[^\n]|\n(?![ \t]*\n))+?(?<!\s)\1")
+# In text that speaks LaTeX, formulas as the renderer reads them: spaces inside the dollars too.
+_DOLLAR_MATH_LATEX = re.compile(r"(?<![\\$])(\$\$?)(?!\$)(?=\S|[ \t]+[^\s$])(?:[^$\\\n]|\\[^\n]|\n(?![ \t]*\n))+?\1")
 _ESCAPES = {"\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "$": "\\$", "*": "\\*", "_": "\\_", "`": "\\`\\@",
             "~": "\\textasciitilde{}", "]": "\\]", "<": "\\textless{}", "&": "\\&", "'": "'\\@"}
 _SPECIAL = re.compile(r"[\\{}$*_`~\]]|<(?!\s)|&(?=#?\w+;)|'(?=')")
@@ -255,7 +257,7 @@ def _text_pieces(text: str, split_lines: bool, latex: bool = False) -> list[_Pie
     if not split_lines or "\n" not in text:
         return [_escape_run(text, latex)]
     if "$" in text:  # a formula broken over lines is one formula
-        text = _join_formula_lines(text)
+        text = _join_formula_lines(text, latex)
     out: list[_Piece] = []
     lines = text.split("\n")
     paragraph = [lines[0]]  # the lines of a paragraph are escaped together (a LaTeX group may span them)
@@ -269,14 +271,14 @@ def _text_pieces(text: str, split_lines: bool, latex: bool = False) -> list[_Pie
     return out
 
 
-def _formulas(text: str) -> list[tuple[int, int]]:
+def _formulas(text: str, latex: bool = False) -> list[tuple[int, int]]:
     """The spans of the ``$…$`` and ``$$…$$`` formulas of ``text``, as the renderer reads them:
     no digit next to an outer dollar, unless the formula starts with a command or a script
     (``2$\\times$``: ``tokens.formula_may_touch_digits``)."""
     spans: list[tuple[int, int]] = []
     pos = 0
     while True:
-        match = _DOLLAR_MATH.search(text, pos)
+        match = (_DOLLAR_MATH_LATEX if latex else _DOLLAR_MATH).search(text, pos)
         if match is None:
             return spans
         start, end = match.span()
@@ -289,10 +291,10 @@ def _formulas(text: str) -> list[tuple[int, int]]:
         pos = end
 
 
-def _join_formula_lines(text: str) -> str:
+def _join_formula_lines(text: str, latex: bool = False) -> str:
     """A formula broken over lines made one line: it is one formula."""
     out, last = [], 0
-    for start, end in _formulas(text):
+    for start, end in _formulas(text, latex):
         out.extend([text[last:start], " ".join(text[start:end].split())])
         last = end
     out.append(text[last:])
@@ -307,7 +309,7 @@ def _escape_run(text: str, latex: bool = False) -> str:
     escape = (lambda part: escape_latex(part, _escape_text)) if latex else _escape_text
     out: list[str] = []
     last = 0
-    for start, end in _formulas(text) if "$" in text else ():
+    for start, end in _formulas(text, latex) if "$" in text else ():
         out.append(escape(text[last:start]))
         out.append(" ".join(text[start:end].split()))
         last = end
