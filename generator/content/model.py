@@ -52,6 +52,8 @@ class Tag:
     # phrase of any tag matches them: the venue says the field (importers).
     series: tuple[str, ...] = ()
     fallback: bool = False  # the catch-all (exactly one tag of a taxonomy)
+    # Research fields the tag belongs to ("vision"): its ``field`` and its series' fields.
+    fields: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

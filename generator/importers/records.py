@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -54,7 +55,7 @@ from .common import (
     write_planned,
 )
 from .dehyphen import Joined, Vocabulary, catalog_texts, joined_lines
-from .tags import suggest_tags
+from .tags import BY_KEYWORDS, place_tags, placement_lines, suggest_tags
 from .repairs import Repairs
 from .venues import Venues
 
@@ -193,6 +194,7 @@ class RecordsReport(StatusCounts):
     files: int = 0
     joined: list[tuple[str, list[Joined]]] = field(default_factory=list)  # (paper file, words joined in it)
     repairs: Repairs = field(default_factory=Repairs)
+    placed: Counter = field(default_factory=Counter)  # how the papers' tags were placed (tags.Placement.by)
 
     def summary(self) -> str:
         n = len(self.papers)
@@ -207,6 +209,7 @@ class RecordsReport(StatusCounts):
             lines.extend(f"  - {s}" for s in self.skipped)
         lines.extend(self.notes)
         lines.extend(self.repairs.summary_lines())
+        lines.extend(placement_lines(self.placed))
         lines.extend(joined_lines(self.joined))
         lines.extend(self.warning_lines())
         return "\n".join(lines)
@@ -228,17 +231,18 @@ class _Planned:
     where: str
 
 
-def _finish(paper: _Planned, *, taxonomy: dict[str, Tag]) -> tuple[tuple[str, ...], bytes, list[Problem]]:
-    """(tags, file bytes or b"", problems) of a planned paper: the tags suggested when its
-    keywords named none, its file text, checked as the build checks it."""
+def _finish(paper: _Planned, *, taxonomy: dict[str, Tag]) -> tuple[tuple[str, ...], bytes, list[Problem], str]:
+    """(tags, file bytes or b"", problems, how the tags were placed) of a planned paper: the
+    tags suggested when its keywords named none, its file text, checked as the build checks it."""
     data = paper.data
+    placed = BY_KEYWORDS if data["tags"] else ""
     if not data["tags"] and taxonomy:
-        data = {**data, "tags": list(suggest_tags(paper.plain_title, plain_text(paper.abstract), taxonomy,
-                                                  venue=paper.venue))}
+        placement = place_tags(paper.plain_title, plain_text(paper.abstract), taxonomy, venue=paper.venue)
+        data, placed = {**data, "tags": list(placement.tags)}, placement.by
     problems = Problems()
     if not _valid(data, paper.abstract, paper.slug, paper.where, problems):
-        return tuple(data["tags"]), b"", problems.items
-    return tuple(data["tags"]), paper_text(data, paper.abstract).encode("utf-8"), []
+        return tuple(data["tags"]), b"", problems.items, placed
+    return tuple(data["tags"]), paper_text(data, paper.abstract).encode("utf-8"), [], placed
 
 
 # --------------------------------------------------------------------------- the import
@@ -368,7 +372,7 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
     used_slugs = set(existing.values()) | _existing_slugs(papers_dir)
     planned: list[_Planned] = []
     venues = Venues(catalog.venues)
-    titles = [repairs.text(record.title, record.where) for record in records]
+    titles = [repairs.text(record.title, record.where, title=True) for record in records]
     abstracts = [repairs.text(record.abstract, record.where) for record in records]
     vocabulary = Vocabulary([text for pair in zip(titles, abstracts) for text in pair],
                             fallback=catalog_texts(papers_dir))
@@ -406,9 +410,11 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
     if catalog.taxonomy:
         suggest_tags("", "", catalog.taxonomy)  # its phrase index made once, before the workers fork
     finished = parallel_map(functools.partial(_finish, taxonomy=catalog.taxonomy), planned)
-    for paper, (tags, content, found) in zip(planned, finished):
+    for paper, (tags, content, found, placed) in zip(planned, finished):
         paper.tags, paper.content = tags, content
         problems.extend(found)
+        if placed and content:
+            report.placed[placed] += 1
     planned = [paper for paper in planned if paper.content]
     problems.raise_if_any()
 
