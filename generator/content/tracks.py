@@ -111,6 +111,7 @@ class AnthologyId:
     track: str | None  # a standard track id, None when the volume is not one
     number: int  # the paper's number in its volume
     volume: str  # "acl-long", "findings-acl", "P19-1"
+    volume_year: str = ""  # "2022" (new-style ids)
 
 
 def anthology_id(text: str) -> AnthologyId | None:
@@ -120,10 +121,10 @@ def anthology_id(text: str) -> AnthologyId | None:
     if found:
         first, second, number = found.group(2), found.group(3), int(found.group(4))
         if first == "findings":
-            return AnthologyId(second, "findings", number, f"{first}-{second}")
+            return AnthologyId(second, "findings", number, f"{first}-{second}", found.group(1))
         if first in ("tacl", "cl"):
-            return AnthologyId(first, "journal", number, f"{first}-{second}")
-        return AnthologyId(first, _VOLUME_TRACKS.get(second), number, f"{first}-{second}")
+            return AnthologyId(first, "journal", number, f"{first}-{second}", found.group(1))
+        return AnthologyId(first, _VOLUME_TRACKS.get(second), number, f"{first}-{second}", found.group(1))
     found = _OLD_ID.search(text)
     if found and found.group(1) in _OLD_CONFERENCES and (
             "aclanthology" in text or "aclweb" in text or "10.3115/" in text or text.strip() == found.group(0)):

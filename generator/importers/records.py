@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 from urllib.parse import urlsplit
 
-from ..content import schema
+from ..content import citation_fields, schema
 from ..content.characters import decode_utf8
 from ..content.duplicates import title_key
 from ..content.loader import MAX_FILE_BYTES, read_people, read_site_config, read_venues
@@ -41,6 +41,7 @@ from ..outputs.citations.bibtex import bibtex_keyword
 from ..text import plain_text
 from .common import (
     CREATED,
+    clean_line,
     MAX_INPUT_BYTES,
     UPDATED,
     StatusCounts,
@@ -56,7 +57,8 @@ from .common import (
 from .dehyphen import Joined, Vocabulary, catalog_texts, joined_lines
 from .tags import suggest_tags
 from .repairs import Repairs
-from .venues import Venues
+from .venues import Venues, tracks_entries, with_tracks
+from ..content.tracks import tracks_of
 
 ARXIV_ID = re.compile(r"^(?:arxiv:)?((?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)$", re.IGNORECASE)
 _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org")
@@ -99,6 +101,15 @@ class Record:
     presentation: str | None = None
     links: Sequence[tuple[str, str, str]] = ()  # offers, in order: (kind, URL, where it came from)
     hint: str = ""  # appended to "has no <container>" and "has no year" (" (nor has its crossref 'x')")
+    # Its track and citation fields where the source gives them (issue 36): other texts that may
+    # name the track (CSL ``collection-title``, ``genre``), pages as written, editors' names,
+    # publisher, publisher's or conference's place, month (a number or a name).
+    track_hints: Sequence[str] = ()
+    pages: str | None = None
+    editors: Sequence[str] = ()
+    publisher: str | None = None
+    address: str | None = None
+    month: str | int | None = None
 
     @property
     def where(self) -> str:
@@ -378,7 +389,8 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
         if not title.strip():
             problems.add(record.file, f"{form.noun} {record.key!r} has no title", line=record.line, field="title")
             continue
-        venue_id = venues.choose(record.container, record.year, record.location, venue, warnings, where)
+        venue_id, track = venues.choose_track(record.container, record.year, record.location, venue, warnings, where,
+                                              [url for _, url, _ in record.links], record.track_hints)
         if venue_id is None:
             _no_venue(record, form, problems)
             continue
@@ -399,7 +411,7 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
             slug = paper_slug(plain_title, f"{record.key} paper", used_slugs)
             used_slugs.add(slug)
         data = paper_data(title=title, authors=authors, venue=venue_id, tags=tags, presentation=presentation,
-                          links=links)
+                          links=links, citation=citation_data(record, track, repairs, warnings))
         planned.append(_Planned(slug, title, venue_id, tags, b"", record.file, record.key, joined, data, abstract,
                                 plain_title, where))
     # Tags, file text and its check: the costly part, per paper, on every core.
@@ -414,6 +426,25 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
 
     _write(planned, venues, content_dir, force, report, problems)
     return report
+
+
+def citation_data(record: Record, track: str | None, repairs: Repairs, warnings: list[str]) -> dict:
+    """A record's track and citation fields as front matter (``common.paper_data``): pages as
+    a range ("1149–1162"), the month as a number; what cannot be read is left out with a warning."""
+    data: dict = {"track": track}
+    if record.pages:
+        data["pages"] = citation_fields.pages(record.pages)
+        if data["pages"] is None:
+            warnings.append(f"{record.where}: pages {record.pages!r} is not a readable page range; left out")
+    if record.month:
+        data["month"] = citation_fields.month(record.month)
+    if record.editors:
+        data["editors"] = repairs.authors(record.editors, record.where)
+    for name in ("publisher", "address"):
+        value = getattr(record, name)
+        if value and value.strip():
+            data[name] = clean_line(value.replace("{", "").replace("}", ""))
+    return data
 
 
 def _no_venue(record: Record, form: Format, problems: Problems) -> None:
@@ -442,12 +473,40 @@ def _write(planned: list[_Planned], venues: Venues, content_dir: Path, force: bo
     for venue_id in dict.fromkeys(p.venue for p in planned):
         planned_venue = venues.planned.get(venue_id)
         target = venues_dir / f"{venue_id}.md"
+        titles = venues.track_titles.get(venue_id, {})
         if planned_venue is None or target.exists() or target.is_symlink():
             report.venues_existing.append(venue_id)
+            if titles and venue_id in venues.existing:
+                _add_tracks(venues.existing[venue_id], titles, target, warnings, actions)
         else:
             report.venues_created.append(venue_id)
-            actions.append((target, planned_venue.text.encode("utf-8")))
+            text = with_tracks(planned_venue.text, tracks_entries(titles)) or planned_venue.text
+            actions.append((target, text.encode("utf-8")))
     write_planned(actions, (papers_dir, venues_dir), problems)
+
+
+def _add_tracks(venue: Venue, titles: dict[str, str], target: Path, warnings: list[str],
+                actions: list[tuple[Path, bytes]]) -> None:
+    """Name in an existing venue file the tracks the records give a proceedings' title other
+    than the one the build would make (``content.tracks``): a ``tracks:`` list added to a file
+    that has none; for a file that has one, a warning saying what to add."""
+    known = tracks_of(venue)
+    declared = {t[0] for t in venue.tracks}
+    needed = {tid: title for tid, title in titles.items()
+              if tid not in declared and title and (tid not in known or known[tid].proceedings != title)}
+    if not needed:
+        return
+    try:
+        text = target.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return
+    changed = with_tracks(text, tracks_entries(needed))
+    if changed is None:
+        for tid, title in needed.items():
+            warnings.append(f"venues/{venue.id}.md: tracks: add '{tid}' (proceedings: {title!r}): its papers "
+                            f"are cited with {known[tid].proceedings if tid in known else 'the venue name'!r}")
+        return
+    actions.append((target, changed.encode("utf-8")))
 
 
 def _valid(data: dict, abstract: str, slug: str, where: str, problems: Problems) -> bool:

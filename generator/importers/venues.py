@@ -20,8 +20,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from typing import Sequence
+
 from ..content.model import Venue
-from ..content.series import MAIN, find_series, normalized
+from ..content.series import FINDINGS, MAIN, WORKSHOPS, find_series, normalized, series_of, table
+from ..content import frontmatter
+from ..content.tracks import MAIN as MAIN_TRACK, STANDARD, anthology_id, main_title, track_from_title
 from ..content.slugs import MAX_LENGTH, slugify
 from .common import clean_line, venue_file_text
 
@@ -65,6 +69,8 @@ class Venues:
     planned: dict[str, PlannedVenue] = field(default_factory=dict)
     _by_name: dict[tuple[int, str], str] = field(default_factory=dict)
     _decided: dict[tuple[str, int], str] = field(default_factory=dict)
+    # venue id -> track id -> the proceedings' title the records give (written to the venue file)
+    track_titles: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for venue in self.existing.values():
@@ -93,6 +99,75 @@ class Venues:
         if decided is None:
             decided = self._decided[(container, year)] = self._decide(container, year, location)
         return decided
+
+    def choose_track(self, container: str | None, year: int | None, location: str | None, forced: str | None,
+                     warnings: list[str], where: str, urls: Sequence[str] = (),
+                     hints: Sequence[str] = ()) -> tuple[str | None, str | None]:
+        """(venue id, track id or None for the main conference) of a record (issue 36): the
+        track its ACL Anthology id says (``2022.findings-acl.91``, ``2022.acl-short.3``), else
+        the one its container names ("Findings of …", "(Volume 2: Short Papers)", "…: System
+        Demonstrations") or its ``hints`` (CSL collection-title, genre); the venue is the
+        conference's (``acl-2022``), not one named after the track's volume. A container that
+        is the name of a venue of the catalog (a Findings volume imported as a venue of its
+        own before) keeps going there."""
+        aid = next((found for found in map(anthology_id, urls) if found is not None), None)
+        track = aid.track if aid is not None and aid.track else None
+        if track is None:
+            track = next((t for t in map(track_from_title, [container or "", *hints]) if t), None)
+        if forced is not None:
+            vid = self.choose(container, year, location, forced, warnings, where)
+            return vid, self._note_track(vid, track, container)
+        if year is None and aid is not None:
+            year = int(aid.volume_year) if aid.volume_year else None
+        if container is None or not container.strip() or year is None:
+            if aid is not None and year is not None and aid.venue in table():
+                vid = self._series_venue(table()[aid.venue], year, location)
+                return vid, self._note_track(vid, track, container)
+            return self.choose(container, year, location, forced, warnings, where), None
+        clean = clean_line(container.replace("{", "").replace("}", ""))
+        named = self._by_name.get((year, venue_key(clean, year)))
+        if named is not None:  # the container is a venue of the catalog, by its own name
+            return named, self._note_track(named, track, container, named_by_container=True)
+        if track is None or track == MAIN_TRACK:
+            vid = self.choose(container, year, location, forced, warnings, where)
+            return vid, None
+        known = find_series(clean)
+        if aid is not None and aid.venue in table():
+            vid = self._series_venue(table()[aid.venue], year, location)
+        elif known is not None and known[1] in (FINDINGS, WORKSHOPS):
+            vid = self._series_venue(known[0], year, location)
+        elif track in ("findings", "workshop"):  # a Findings volume of no known series: a venue of its own
+            return self.choose(container, year, location, forced, warnings, where), None
+        else:
+            vid = self.choose(main_title(clean) or clean, year, location, forced, warnings, where)
+        return vid, self._note_track(vid, track, container)
+
+    def _series_venue(self, series, year: int, location: str | None) -> str:
+        venue = series.venue(year, MAIN)
+        if not self._taken(venue.id):
+            self._plan(venue.id, venue.name, venue.proceedings, year, venue.url, location,
+                       f"Papers presented at {venue.name}, the {series.full_name}.")
+        return venue.id
+
+    def _note_track(self, vid: str | None, track: str | None, container: str | None,
+                    named_by_container: bool = False) -> str | None:
+        """The track to file a paper of venue ``vid`` under (None: the main conference), and
+        its proceedings' title (``container``) noted for the venue file (``tracks_to_write``)."""
+        if vid is None or track is None or track == MAIN_TRACK:
+            return None
+        existing = self.existing.get(vid)
+        if named_by_container and existing is not None:
+            # A venue that is itself the track's volume ("Findings of ACL 2022" imported as a venue).
+            if (track_from_title(existing.full_name) == track or track_from_title(existing.name) == track
+                    or series_of(existing) is not None and series_of(existing).part != MAIN):
+                return None
+        planned = self.planned.get(vid)
+        if named_by_container and planned is not None and track_from_title(planned.full_name) == track:
+            return None
+        titles = self.track_titles.setdefault(vid, {})
+        if track not in titles:
+            titles[track] = clean_line(container.replace("{", "").replace("}", "")) if container else ""
+        return track
 
     def _decide(self, container: str, year: int, location: str | None) -> str:
         container = clean_line(container.replace("{", "").replace("}", ""))
@@ -129,3 +204,28 @@ class Venues:
                                          venue_file_text(name, full_name, year, url, location, description))
         self._index(vid, name, full_name, year)
         return vid
+
+
+def tracks_entries(titles: dict[str, str]) -> list[dict[str, str]]:
+    """The ``tracks:`` items of a venue file for the tracks of ``titles`` (track id → the
+    proceedings' title the records give), in a table of contents' order."""
+    order = list(STANDARD)
+    items = []
+    for tid in sorted(titles, key=lambda t: (order.index(t) if t in order else len(order), t)):
+        item = {"id": tid, "name": STANDARD[tid][0] if tid in STANDARD else tid.replace("-", " ").capitalize()}
+        if titles[tid]:
+            item["proceedings"] = titles[tid]
+        items.append(item)
+    return items
+
+
+def with_tracks(text: str, items: list[dict[str, str]]) -> str | None:
+    """A venue file's ``text`` with a ``tracks:`` list of ``items`` added to its front matter;
+    None when it has one already (or no front matter): a curator's list is not rewritten."""
+    if not items or not text.startswith("---\n"):
+        return None
+    end = text.find("\n---", 3)
+    if end < 0 or re.search(r"^tracks\s*:", text[:end], re.MULTILINE):
+        return None
+    block = frontmatter.dump({"tracks": items}, "")[4:-4]  # between the fences
+    return text[:end + 1] + block + text[end + 1:]
