@@ -112,7 +112,8 @@ def _tie(tokens: Sequence[Tok], i: int) -> bool:
     """A ``~`` between two non-spaces is a tie (non-breaking space), as ``text`` reads it."""
     before = tokens[i - 1].text[-1] if i > 0 else " "
     after = tokens[i + 1].text[0] if i + 1 < len(tokens) else " "
-    return not before.isspace() and not after.isspace() and before not in "/:="
+    # (a Markdown mark after it, "_a~_", closes emphasis: the "~" ends the text there, no tie)
+    return not before.isspace() and not after.isspace() and before not in "/:=" and after not in "_*"
 
 
 LITERAL = "literal"  # text shown exactly as written (a template tag such as "{{ x }}")
@@ -351,8 +352,42 @@ class _Encoder:
         return False
 
     def protected(self) -> str:
-        """The value with its words that need it (capitals, formulas) in braces, a run of
-        such words separated by single spaces in one group."""
+        """The value with the capitals that must stay in braces, as the ACL Anthology writes
+        titles (issue 36): a word with a capital past its first letter has each run of
+        capitals braced (``{BERT}``, ``{T}hing{T}alk``, ``{R}o{BERT}a``); a word's first capital
+        is braced only where it names something, which a title in sentence case says (a
+        capital there that is not the first word's nor after ":"; in a title in headline
+        case, capitals are its style and a sentence-case bibliography may lower them);
+        a word with a formula, a command or a group is braced whole, as before."""
+        if self.markup:
+            return self.protected_phrases()
+        tokens, render = self.tokens, self.render
+        words = self.words()
+        plain = [all(tokens[k].kind == CHAR for k in range(s, e)) for s, e in words]
+        texts = ["".join(tokens[k].text for k in range(s, e)) if ok else "" for (s, e), ok in zip(words, plain)]
+        sentence_case = _sentence_case(texts, plain)
+        out: list[str] = []
+        pos = 0
+        after_break = True  # the first word, or a word after ":", "?", "!", "."
+        for w, (start, end) in enumerate(words):
+            out.extend(render(k) for k in range(pos, start))
+            rendered = "".join(render(k) for k in range(start, end))
+            if plain[w]:
+                out.append(_brace_capitals(rendered, initial=sentence_case and not after_break))
+                after_break = texts[w][-1:] in (":", "?", "!", ".")
+            elif self.needs_protection(start, end):
+                out.append(_protected_group(rendered, out))
+                after_break = False
+            else:
+                out.append(rendered)
+                after_break = False
+            pos = end
+        out.extend(render(k) for k in range(pos, len(tokens)))
+        return "".join(out)
+
+    def protected_phrases(self) -> str:
+        """Every word with a capital or a formula in braces, a run of such words in one group
+        (for a value with Markdown emphasis, whose marks may span words: ``protected``)."""
         tokens, render = self.tokens, self.render
         words = self.words()
         protected = [self.needs_protection(s, e) for s, e in words]
@@ -376,6 +411,45 @@ class _Encoder:
             w = last + 1
         out.extend(render(k) for k in range(pos, len(tokens)))
         return "".join(out)
+
+
+# Words that stay lower case in a headline-case title (what tells it from sentence case).
+_MINOR_WORDS = frozenset("a an the and but or nor for so yet as at by in of off on per to up via vs with from into onto "
+                         "over than upon is are be its their our via without within versus".split())
+_CAPITAL_RUN = re.compile(r"\\[A-Za-z]+|\\.|([^\W\d_a-z]+)")
+
+
+def _sentence_case(texts: list[str], plain: list[bool]) -> bool:
+    """Whether a title is in sentence case: most of its words past the first that are neither
+    minor words nor written with inner capitals start in lower case."""
+    upper = lower = 0
+    for text, ok in list(zip(texts, plain))[1:]:
+        letters = "".join(ch for ch in text if ch.isalpha())
+        if not ok or not letters or letters.casefold() in _MINOR_WORDS or any(ch.isupper() for ch in letters[1:]):
+            continue
+        if letters[0].isupper():
+            upper += 1
+        else:
+            lower += 1
+    return lower > upper
+
+
+def _brace_capitals(word: str, *, initial: bool) -> str:
+    """``word`` (BibTeX text) with its capitals that must stay braced (see ``protected``):
+    every run when one stands past a part's first letter; else a part's first capital only
+    when ``initial`` (a name in a sentence-case title)."""
+    parts = re.split(r"(-)", word)
+    inner = any(ch.isupper() for part in parts for ch in _letters(part)[1:])
+    if not inner and not initial:
+        return word
+    if not any(ch.isupper() for ch in word):
+        return word
+    return _CAPITAL_RUN.sub(lambda m: "{" + m.group(1) + "}" if m.group(1) and any(c.isupper() for c in m.group(1))
+                            else m.group(0), word)
+
+
+def _letters(part: str) -> str:
+    return "".join(ch for ch in re.sub(r"\\[A-Za-z]+", "", part) if ch.isalpha())
 
 
 def _protected_group(inner: str, before: list[str]) -> str:
