@@ -56,6 +56,11 @@ def month(value: Any) -> int | None:
             for i, name in enumerate(MONTHS, 1):
                 if name.startswith(text):
                     return i
+        # a date or range that names one month: "23--29 Jul", "June 18-22"
+        found = {i for i, name in enumerate(MONTHS, 1)
+                 for word in re.findall(r"[a-z]{3,}", text) if name.startswith(word)}
+        if len(found) == 1:
+            return found.pop()
     return None
 
 
