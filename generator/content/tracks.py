@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 MAIN = "main"
+MAIN_VOLUMES = ("main", "long", "short")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +38,9 @@ class Track:
 
     @property
     def is_main(self) -> bool:
-        """Part of the main conference's proceedings (its papers' badge is the venue's name)."""
-        return not self.badge
+        """Part of the main conference's proceedings (main, long, short papers; or a track
+        whose badge is the venue's name alone): first in a table of contents."""
+        return self.id in MAIN_VOLUMES or not self.badge
 
 
 # id -> (name, badge word, proceedings title made from the main proceedings' title ``{main}``,

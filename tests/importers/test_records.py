@@ -83,8 +83,6 @@ def test_skipped_records_are_counted_in_the_formats_words():
     ("ICML 2024", "icml-2024"),
     ("Proceedings of the 41st International Conference on Machine Learning", "icml-2024"),
     ("ICML 2024 Workshop on Structured Probabilistic Inference", "icml-2024-workshop-on-structured-probabilistic-inference"),
-    ("Findings of the Association for Computational Linguistics: ACL 2024", "findings-acl-2024"),
-    ("Findings of EMNLP 2020", "findings-emnlp-2024"),  # the record's year decides
     ("Proceedings of the IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR) Workshops",
      "cvpr-2024-workshops"),
     ("2024 IEEE International Conference on Machine Learning and Applications (ICMLA)",
@@ -93,6 +91,21 @@ def test_skipped_records_are_counted_in_the_formats_words():
 def test_a_workshop_or_findings_volume_is_not_the_main_conference(content, container, venue):
     report = run([record(container=container)], content)
     assert (report.venues_created + report.venues_existing) == [venue]
+
+
+@pytest.mark.parametrize("container, venue", [
+    ("Findings of the Association for Computational Linguistics: ACL 2024", "acl-2024"),
+    ("Findings of EMNLP 2020", "emnlp-2024"),  # the record's year decides
+])
+def test_a_findings_volume_is_the_findings_track_of_the_conference(content, container, venue):
+    """Issue 36: a paper of Findings is filed under the conference's Findings track, and the
+    venue file names the track's proceedings as the record does."""
+    report = run([record(container=container)], content)
+    assert (report.venues_created + report.venues_existing) == [venue]
+    paper = (content.root / "papers" / f"{report.papers[0].slug}.md").read_text(encoding="utf-8")
+    assert "\ntrack: findings\n" in paper
+    venue_file = (content.root / "venues" / f"{venue}.md").read_text(encoding="utf-8")
+    assert "- id: findings" in venue_file and container.split(":")[0] in venue_file
 
 
 def test_a_preprint_server_venue_says_preprints(content):
