@@ -165,8 +165,12 @@ class Venues:
         if named_by_container and planned is not None and track_from_title(planned.full_name) == track:
             return None
         titles = self.track_titles.setdefault(vid, {})
-        if track not in titles:
-            titles[track] = clean_line(container.replace("{", "").replace("}", "")) if container else ""
+        title = clean_line(container.replace("{", "").replace("}", "")) if container else ""
+        # Only a proceedings' title in full names the track's proceedings ("Findings of ACL",
+        # an arXiv journal_ref's, is a mention: the build's own title is better).
+        full = track_from_title(title) == track and len(normalized(title).split()) >= 5
+        if not titles.get(track):
+            titles[track] = title if full else ""
         return track
 
     def _decide(self, container: str, year: int, location: str | None) -> str:

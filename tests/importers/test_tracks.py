@@ -48,7 +48,8 @@ def shelf(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
         "csl": cli("import", "csl", str(TRACKS / "anthology-csl.json"), "--content", str(content)),
         "openreview": cli("import", "openreview", str(DATA / "openreview" / "iclr2024-submissions.json"),
                           "--content", str(content)),
-        "arxiv": cli("import", "arxiv", str(DATA / "arxiv" / "feed.xml"), "--content", str(content)),
+        "arxiv": cli("import", "arxiv", str(DATA / "arxiv" / "feed.xml"), str(TRACKS / "arxiv-findings.xml"),
+                     "--content", str(content)),
     }
     site = root / "site"
     outputs["build"] = cli("build", "--content", str(content), "--output", str(site), "--base-url",
@@ -127,6 +128,9 @@ def test_citation_fields_are_imported_where_the_records_have_them(shelf):
     _, pmlr = paper_file(content, "Second in the Volume")
     assert (pmlr["pages"], pmlr["month"], pmlr["publisher"]) == ("31000–31015", 7, "PMLR")
     assert pmlr["editors"] == ["Andreas Krause", "Emma Brunskill", "Kyunghyun Cho"]
+    _, arxiv = paper_file(content, "Findings from arXiv")  # its journal_ref names Findings and pages
+    assert (arxiv["venue"], arxiv["track"], arxiv["pages"]) == ("acl-2022", "findings", "600–610")
+    assert arxiv["links"]["doi"] == "https://doi.org/10.18653/v1/2022.findings-acl.50"
     _, industry = paper_file(content, "Serving Language Models")
     assert (industry["pages"], industry["month"]) == ("27–35", 7)
 
@@ -169,7 +173,7 @@ def test_a_findings_paper_is_never_badged_or_cited_as_the_main_conference(shelf)
 def test_the_venue_bibtex_and_the_yearly_export_cite_each_track(shelf):
     _, site, _ = shelf
     bib = (site / "venues" / "acl-2022" / "acl-2022.bib").read_text(encoding="utf-8")
-    assert bib.count(f"booktitle = {{{FINDINGS_ACL}}}") == 2
+    assert bib.count(f"booktitle = {{{FINDINGS_ACL}}}") == 3
     assert bib.count(f"booktitle = {{{ACL_LONG}}}") == 2
 
 
@@ -182,7 +186,7 @@ def test_a_venue_page_is_a_table_of_contents(shelf):
     titles = [html.unescape(t) for t in re.findall(r"<h3><a [^>]*>(.*?)</a></h3>", text)]
     # In the proceedings' order (Anthology number: acl-long.3 before acl-long.75; findings-acl.12 before .91).
     assert titles == ["Alpha Parsing", "Zebra Parsing of Long Sentences", "A Short Note on Tokens",
-                      "Early Findings on Retrieval",
+                      "Early Findings on Retrieval", "Findings from arXiv",
                       "Does BERT Know ThingTalk? Probing a Few-Shot Semantic Parser for Wizard-of-Oz Dialogues",
                       "ToolKit: A Demonstration", "Student Work on Morphology"]
     assert "by track, in the proceedings&#39; order" in text or "by track, in the proceedings' order" in text
