@@ -56,6 +56,7 @@ STANDARD: dict[str, tuple[str, str, str]] = {
     "tutorial": ("Tutorial Abstracts", "Tutorials", "{main}: Tutorial Abstracts"),
     "workshop": ("Workshops", "Workshop", "{workshops}"),
     "journal": ("Journal Papers", "Journal", "{main}: Journal Papers"),
+    "datasets": ("Datasets and Benchmarks Track", "Datasets & Benchmarks", "{main} Datasets and Benchmarks Track"),
 }
 
 
@@ -143,6 +144,7 @@ _TITLE_TRACKS = (
     (re.compile(r"\bindustry( track| papers)?\b|\bindustrial track\b", re.IGNORECASE), "industry"),
     (re.compile(r"\bstudent research workshop\b", re.IGNORECASE), "srw"),
     (re.compile(r"\btutorial abstracts\b|\btutorials\b", re.IGNORECASE), "tutorial"),
+    (re.compile(r"\bdatasets and benchmarks\b", re.IGNORECASE), "datasets"),
 )
 
 
@@ -163,6 +165,7 @@ def main_title(text: str) -> str:
     text = re.sub(r"\s*\((?:Volume|Vol\.?)\s*\d+\s*:[^)]*\)\s*$", "", text)
     text = re.sub(r"\s*[:,-]\s*(?:System Demonstrations|Industry Track|Industry Papers|Student Research Workshop|"
                   r"Tutorial Abstracts|Demo(?:nstration)?s?(?: Track)?)\s*$", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s*[:,-]?\s*(?:\(\w+ \d{4}\)\s*)?Datasets and Benchmarks(?: Track)?\s*$", "", text, flags=re.IGNORECASE)
     return text.strip()
 
 

@@ -47,7 +47,7 @@ def shelf(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
                       str(TRACKS / "cvf.bib"), "--content", str(content)),
         "csl": cli("import", "csl", str(TRACKS / "anthology-csl.json"), "--content", str(content)),
         "openreview": cli("import", "openreview", str(DATA / "openreview" / "iclr2024-submissions.json"),
-                          "--content", str(content)),
+                          str(TRACKS / "openreview-neurips.json"), "--content", str(content)),
         "arxiv": cli("import", "arxiv", str(DATA / "arxiv" / "feed.xml"), str(TRACKS / "arxiv-findings.xml"),
                      "--content", str(content)),
     }
@@ -106,6 +106,8 @@ def test_each_paper_is_filed_under_its_track_of_the_conference(shelf):
     assert tracks["Serving Language Models in Production"] == ("naacl-2022", "industry")
     assert tracks["Findings Paper Filed by Its Id"] == ("naacl-2022", "findings")
     assert tracks["Second in the Volume"] == ("icml-2023", None)  # PMLR, CVF: the main conference
+    assert tracks["A Benchmark of Benchmarks"] == ("neurips-2023", "datasets")  # OpenReview's track
+    assert tracks["A Main Track Paper"] == ("neurips-2023", None)
     assert tracks["Zero-Shot Segmentation with CLIP"] == ("cvpr-2023", None)
     # The venue file names each track's proceedings as the records do.
     acl = {t["id"]: t for t in front(content / "venues" / "acl-2022.md")["tracks"]}
@@ -168,6 +170,18 @@ def test_a_findings_paper_is_never_badged_or_cited_as_the_main_conference(shelf)
         assert metas(text)["citation_conference_title"] == [proceedings], title
         assert f"booktitle = {{{proceedings}}}" in bibtex_of(text), title
         assert json_ld(text)["publication"]["name"] == proceedings
+
+
+def test_an_openreview_track_is_badged_and_cited_as_the_track(shelf):
+    content, site, _ = shelf
+    text = page(site, content, "A Benchmark of Benchmarks")
+    assert '">NeurIPS 2023 Datasets &amp; Benchmarks</a>' in text
+    proceedings = "Advances in Neural Information Processing Systems 36 Datasets and Benchmarks Track"
+    assert metas(text)["citation_conference_title"] == [proceedings]
+    assert f"booktitle = {{{proceedings}}}" in bibtex_of(text)
+    venue = (site / "venues" / "neurips-2023" / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r'<h2 class="group-heading" id="[^"]+">([^<]+) <span', venue) == \
+        ["Main Conference", "Datasets and Benchmarks Track"]
 
 
 def test_the_venue_bibtex_and_the_yearly_export_cite_each_track(shelf):
