@@ -8,7 +8,7 @@ front matter with a warning naming the file and the field, before the schema che
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
@@ -73,29 +73,35 @@ def doi_of(value: str) -> str | None:
     return found.group(1) if found else None
 
 
-def lenient(data: dict[str, Any], label: str, warnings: list[str]) -> dict[str, Any]:
-    """``data`` without the citation values that cannot be read (pages, month, ``links.doi``),
-    each dropped with a warning naming ``label`` and the field; the rest as it was."""
+def read_pages(value: Any) -> str | None:
+    """The ``pages`` field (unreadable ones were dropped with a warning by ``lenient``)."""
+    return None if value is None or value == "" else pages(value)
+
+
+def read_month(value: Any) -> int | None:
+    return None if value is None or value == "" else month(value)
+
+
+def lenient(data: dict[str, Any], label: str, warnings: list[str], *,
+            doi_link: Callable[[str], str]) -> dict[str, Any]:
+    """``data`` without the citation values that cannot be read (pages, month, ``links.doi``:
+    ``doi_link`` raises ValueError for one that is not a doi.org URL of a DOI), each dropped
+    with a warning naming ``label`` and the field; a bare DOI is made a doi.org URL."""
     out = data
     for name, read in (("pages", pages), ("month", month)):
         if name in out and out[name] is not None and out[name] != "" and read(out[name]) is None:
-            warnings.append(f"{label}: {name}: {out[name]!r} is not a readable {name[:-1] if name == 'pages' else name}"
-                            f"{' range' if name == 'pages' else ''}; left out")
+            what = "page range" if name == "pages" else name
+            warnings.append(f"{label}: {name}: {out[name]!r} is not a readable {what}; left out")
             out = {k: v for k, v in out.items() if k != name}
     links = out.get("links")
     if isinstance(links, dict) and isinstance(links.get("doi"), str) and links["doi"].strip():
-        from .schema import Invalid, doi_link
-        try:
-            doi_link(links["doi"])
-        except Invalid:
-            doi = doi_of(links["doi"])
-            if doi is not None and "/" in doi:
-                fixed = dict(links, doi=f"https://doi.org/{doi}")
-                try:
-                    doi_link(fixed["doi"])
-                    return {**out, "links": fixed}
-                except Invalid:
-                    pass
-            warnings.append(f"{label}: links.doi: {links['doi']!r} is not a readable DOI; left out")
-            out = {**out, "links": {k: v for k, v in links.items() if k != "doi"}}
+        for candidate in (links["doi"], f"https://doi.org/{doi_of(links['doi'])}" if doi_of(links["doi"]) else None):
+            try:
+                if candidate is not None:
+                    doi_link(candidate)
+                    return {**out, "links": dict(links, doi=candidate)}
+            except ValueError:
+                pass
+        warnings.append(f"{label}: links.doi: {links['doi']!r} is not a readable DOI; left out")
+        out = {**out, "links": {k: v for k, v in links.items() if k != "doi"}}
     return out

@@ -172,7 +172,8 @@ def read_papers(
     if not _check_folder(folder, "papers", problems, root, "every catalog needs content/papers/"):
         return papers
     for path, label, fm in _read_markdown_folder(folder, "papers", problems, root):
-        data = citation_fields.lenient(fm.data, label, warnings)  # an unreadable DOI or page range: a warning
+        # an unreadable DOI or page range is left out with a warning, never a refusal
+        data = citation_fields.lenient(fm.data, label, warnings, doi_link=schema.doi_link)
         clean, ok = schema.check_fields(data, schema.PAPER_FIELDS, file=label, line_of=fm.line_of,
                                         problems=problems)
         if "venue" in clean and clean["venue"] in broken_venues:

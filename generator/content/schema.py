@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from ..errors import Problems
 from .frontmatter import type_name
 from .characters import FORBIDDEN_IN_TEXT, describe_char
+from . import citation_fields, tracks
 from .model import LINK_KINDS, PRESENTATIONS
 from .slugs import author_key, is_valid_slug
 
@@ -333,60 +334,6 @@ def optional_date(value: Any) -> datetime.date | None:
     raise Invalid(f"expected a date such as 2024-05-07, {_found(value)}")
 
 
-def optional_slug(value: Any) -> str | None:
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str) or not is_valid_slug(value):
-        raise Invalid(f"expected a track id such as 'findings' or 'long', {_found(value)}")
-    return value
-
-
-def citation_pages(value: Any) -> str | None:
-    """A page range, "1149–1162" (unreadable ones are dropped with a warning before: ``citation_fields``)."""
-    from .citation_fields import pages
-    return None if value is None or value == "" else pages(value)
-
-
-def citation_month(value: Any) -> int | None:
-    from .citation_fields import month
-    return None if value is None or value == "" else month(value)
-
-
-def tracks(value: Any) -> tuple[tuple[str, str, str | None, str], ...]:
-    """A venue's tracks: a list of mappings with ``id`` (required), ``name``, ``badge``, ``proceedings``."""
-    if value is None:
-        return ()
-    if not isinstance(value, list):
-        raise Invalid(f"expected a list of tracks (- id: findings), {_found(value)}")
-    out: list[tuple[str, str, str | None, str]] = []
-    bad: list[str] = []
-    for i, item in enumerate(value, 1):
-        if not isinstance(item, dict):
-            bad.append(f"item {i}: expected a mapping with id, name, badge, proceedings, {_found(item)}")
-            continue
-        unknown = set(item) - {"id", "name", "badge", "proceedings"}
-        if unknown:
-            bad.append(f"item {i}: unknown field {sorted(unknown)[0]!r}; expected id, name, badge, proceedings")
-            continue
-        tid = item.get("id")
-        if not isinstance(tid, str) or not is_valid_slug(tid):
-            bad.append(f"item {i}: id: expected a track id such as 'findings', {_found(tid)}")
-            continue
-        if any(t[0] == tid for t in out):
-            bad.append(f"item {i}: track {tid!r} is listed twice")
-            continue
-        try:
-            name = optional_line_text(item.get("name")) or ""
-            badge = None if item.get("badge") is None else (optional_line_text(item.get("badge")) or "")
-            proceedings = optional_line_text(item.get("proceedings")) or ""
-        except Invalid as exc:
-            bad.append(f"item {i}: {exc}")
-            continue
-        out.append((tid, name, badge, proceedings))
-    _raise_all(bad)
-    return tuple(out)
-
-
 def extra(value: Any) -> Mapping[str, Any]:
     if value is None:
         return {}
@@ -482,7 +429,7 @@ VENUE_FIELDS = (
     Field("url", optional_http_url, doc="The venue's web site."),
     Field("location", optional_text, default=None, doc="Where it took place."),
     Field("dates", optional_text, default=None, doc="When it took place, as text."),
-    Field("tracks", tracks, default=(), doc="Its tracks: id, name, badge, proceedings title (content.tracks)."),
+    Field("tracks", tracks.read_tracks, default=(), doc="Its tracks: id, name, badge, proceedings (content.tracks)."),
 )
 
 PAPER_FIELDS = (
@@ -495,12 +442,12 @@ PAPER_FIELDS = (
     Field("provisional", flag, default=False, doc="True when title and authors are not known."),
     Field("added", optional_date, doc="When the paper joined the catalog (YYYY-MM-DD); orders 'recently added'."),
     Field("extra", extra, default={}, doc="Free-form data for custom templates; not validated."),
-    Field("track", optional_slug, doc="Its track of the venue: findings, long, short, demo, … (content.tracks)."),
-    Field("pages", citation_pages, doc="Page range in the proceedings, '1149–1162'."),
+    Field("track", tracks.read_track, doc="Its track of the venue: findings, long, short, … (content.tracks)."),
+    Field("pages", citation_fields.read_pages, doc="Page range in the proceedings, '1149–1162'."),
     Field("editors", name_list, default=(), doc="Editors of the proceedings."),
     Field("publisher", optional_line_text, doc="Publisher of the proceedings."),
     Field("address", optional_line_text, doc="Publisher's or conference's place, as cited."),
-    Field("month", citation_month, doc="Month of publication, 1-12 or its name."),
+    Field("month", citation_fields.read_month, doc="Month of publication, 1-12 or its name."),
 )
 
 
@@ -542,8 +489,8 @@ def check_fields(
             continue
         try:
             clean[f.name] = f.check(data[f.name])
-        except Invalid as exc:
-            for message in exc.messages:
+        except ValueError as exc:  # Invalid, or the ValueError of a checker of citation_fields, tracks
+            for message in getattr(exc, "messages", (str(exc),)):
                 problems.add(file, message, line=line_of(f.name), field=prefix + f.name)
             ok = False
     return clean, ok

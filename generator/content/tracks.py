@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 MAIN = "main"
 MAIN_VOLUMES = ("main", "long", "short")
@@ -93,6 +93,63 @@ def track_order(tracks: Mapping[str, Track]) -> dict[str, int]:
     ids = list(tracks)
     main_first = [t for t in ids if tracks[t].is_main] + [t for t in ids if not tracks[t].is_main]
     return {tid: i for i, tid in enumerate(main_first)}
+
+
+# --------------------------------------------------------------------------- the content's fields
+
+_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+class Unreadable(ValueError):
+    """A ``track`` or ``tracks`` value that does not fit (``messages``: one per bad item)."""
+
+    def __init__(self, message: str, messages: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.messages = messages or (message,)
+
+
+def _line(value: Any, what: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str) or "\n" in value.strip():
+        raise Unreadable(f"{what}: expected text on one line, found {value!r}")
+    return " ".join(value.split())
+
+
+def read_track(value: Any) -> str | None:
+    """A paper's ``track``: a track id ("findings"), None when not given."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or not _ID.match(value):
+        raise Unreadable(f"expected a track id such as 'findings' or 'long', found {value!r}")
+    return value
+
+
+def read_tracks(value: Any) -> tuple[tuple[str, str, str | None, str], ...]:
+    """A venue's ``tracks``: a list of mappings with ``id`` and optional ``name``, ``badge``,
+    ``proceedings``, as (id, name, badge, proceedings) with "" where not given (badge: None)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise Unreadable(f"expected a list of tracks (- id: findings), found {type(value).__name__}")
+    out: list[tuple[str, str, str | None, str]] = []
+    bad: list[str] = []
+    for i, item in enumerate(value, 1):
+        try:
+            if not isinstance(item, dict) or set(item) - {"id", "name", "badge", "proceedings"}:
+                raise Unreadable("expected a mapping of id, name, badge and proceedings")
+            tid = item.get("id")
+            if not isinstance(tid, str) or not _ID.match(tid):
+                raise Unreadable(f"id: expected a track id such as 'findings', found {tid!r}")
+            if any(t[0] == tid for t in out):
+                raise Unreadable(f"track {tid!r} is listed twice")
+            badge = None if item.get("badge") is None else _line(item["badge"], "badge")
+            out.append((tid, _line(item.get("name"), "name"), badge, _line(item.get("proceedings"), "proceedings")))
+        except Unreadable as exc:
+            bad.append(f"item {i}: {exc}")
+    if bad:
+        raise Unreadable("; ".join(bad), tuple(bad))
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- reading tracks

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..content.citation_fields import first_page
 from ..content.model import Venue
 from ..content.tracks import MAIN, Track, anthology_id, track_order, tracks_of
-
-if TYPE_CHECKING:
-    from .views import PaperView
 
 # Leading characters a title's place in an index ignores: punctuation, quotes, brackets, spaces.
 _LEADING = re.compile(r"^[\W_]+")
@@ -34,7 +31,7 @@ class TrackContents:
     """One track's papers on a venue page."""
 
     track: Track
-    papers: tuple["PaperView", ...]  # in the proceedings' order
+    papers: tuple[Any, ...]  # views.PaperView, in the proceedings' order
     ordered_by: str  # "anthology", "pages" or "title": what the order follows
 
     @property
@@ -46,7 +43,20 @@ class TrackContents:
         return self.track.proceedings
 
 
-def paper_place(view: "PaperView") -> tuple:
+def track_names(catalog, venue_refs: Mapping) -> dict[tuple[str, str], tuple[str, str]]:
+    """(name, proceedings) of each (venue, track) a paper names, other than the main conference:
+    the venue's name with the track's badge ("ACL 2022 Findings"; the main volumes' none), and
+    the track's proceedings' title: what a paper's badge and citations say (``views.VenueRef``)."""
+    names: dict[tuple[str, str], tuple[str, str]] = {}
+    for paper in catalog.papers:
+        if paper.track and (paper.venue, paper.track) not in names:
+            track = tracks_of(catalog.venues[paper.venue])[paper.track]
+            base = venue_refs[paper.venue].name
+            names[(paper.venue, paper.track)] = (f"{base} {track.badge}" if track.badge else base, track.proceedings)
+    return names
+
+
+def paper_place(view: Any) -> tuple:
     """Where a paper stands in its proceedings: (0, volume, number) by its Anthology id, else
     (1, first page), else (2,); the title decides ties and the rest."""
     for link in view.links:
@@ -60,7 +70,7 @@ def paper_place(view: "PaperView") -> tuple:
     return (2, "", 0)
 
 
-def venue_contents(venue: Venue, papers: Sequence["PaperView"]) -> tuple[TrackContents, ...]:
+def venue_contents(venue: Venue, papers: Sequence[Any]) -> tuple[TrackContents, ...]:
     """The table of contents of ``venue`` (see the module docstring); () when its papers name
     no track and no place (the venue page is then its list by title, as before)."""
     places = [paper_place(p) for p in papers]
@@ -68,7 +78,7 @@ def venue_contents(venue: Venue, papers: Sequence["PaperView"]) -> tuple[TrackCo
         return ()
     tracks = tracks_of(venue)
     order = track_order(tracks)
-    groups: dict[str, list[tuple[tuple, int, "PaperView"]]] = {}
+    groups: dict[str, list[tuple[tuple, int, Any]]] = {}
     for i, (p, place) in enumerate(zip(papers, places)):
         groups.setdefault(p.paper.track or MAIN, []).append((place, p.title_rank, p))
     out = []

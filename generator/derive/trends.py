@@ -100,7 +100,7 @@ def site_trends(papers: Sequence, tags: Sequence, topics: Sequence | None) -> Tr
                           for t in topics or ()])
     by_series: dict[str, Counter] = {}
     for p in papers:
-        by_series.setdefault(series(p.venue.venue.name), Counter())[p.venue.year] += 1
+        by_series.setdefault(series((getattr(p.venue, "base", None) or p.venue).name), Counter())[p.venue.year] += 1
     ordered = sorted(by_series.items(), key=lambda kv: (-sum(kv[1].values()), kv[0].casefold()))
     venue_rows = [_count_row(name, counts, span) for name, counts in ordered[:VENUES_SHOWN]]
     if len(ordered) > VENUES_SHOWN:

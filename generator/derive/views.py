@@ -19,8 +19,7 @@ from markupsafe import Markup
 from ..content.model import Catalog, Link, Paper, Person, Tag, Venue
 from ..content.series import full_name_of
 from ..cache import cached_call, cached_map
-from ..content.tracks import tracks_of
-from .contents import TrackContents, title_order_key, venue_contents
+from .contents import TrackContents, title_order_key, track_names, venue_contents
 from .related import inputs_digest, related_indices
 from .topics import TopicData, site_topics
 from .trends import Trends, site_trends
@@ -80,25 +79,16 @@ class TagRef:
 
 @dataclass(frozen=True, slots=True)
 class VenueRef:
-    """A venue as a paper names it: a track's ref (``track`` set) is named as the track's
-    badge ("ACL 2022 Findings") and proceedings (``full_name``, what citations give), and
-    links the venue's page; ``base`` is then the venue's own ref."""
-
     id: str
     name: str
     full_name: str
     year: int
-    track: str | None = None  # the track id (content.tracks) of a track's ref; None: the venue's own
-    base: "VenueRef | None" = None
+    track: str | None = None  # a track's ref (contents.track_names: "ACL 2022 Findings", its proceedings)
+    base: "VenueRef | None" = None  # and then the venue's own
 
     @property
     def url(self) -> str:
         return venue_page(self.id)
-
-    @property
-    def venue(self) -> "VenueRef":
-        """The venue's own ref (this one, unless it is a track's)."""
-        return self.base or self
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,9 +161,7 @@ class VenueView:
     papers: tuple[PaperView, ...]
     tag_counts: tuple[Count, ...]
     presentation_counts: tuple[tuple[str, int], ...]
-    # Its papers as a table of contents (``contents.venue_contents``): by track, in the
-    # proceedings' order; () when the papers name no track and no place in the proceedings.
-    tracks: tuple["TrackContents", ...] = ()
+    tracks: tuple["TrackContents", ...] = ()  # its table of contents (``contents.venue_contents``), or ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,13 +244,14 @@ def paper_list(papers: Iterable[PaperView], own_tag: str | None = None) -> Paper
 
 def derive(catalog: Catalog) -> SiteData:
     venue_refs = {v.id: VenueRef(v.id, v.name, full_name_of(v), v.year) for v in catalog.venues.values()}
-    track_refs = _track_refs(catalog, venue_refs)
+    track_refs = {key: VenueRef(key[0], *names, venue_refs[key[0]].year, key[1], venue_refs[key[0]])
+                  for key, names in track_names(catalog, venue_refs).items()}  # "ACL 2022 Findings"
     tag_refs = {t.id: _tag_ref(t) for t in catalog.tags.values()}
     keys, people = author_slugs(catalog.papers, catalog.people)
     spellings = spellings_of(catalog.papers, keys)
     author_refs = _author_refs(spellings, people, catalog.site.author_page_min_papers)
 
-    views, notes = _paper_views(catalog, venue_refs, tag_refs, author_refs, keys, track_refs)
+    views, notes = _paper_views(catalog, {**venue_refs, **track_refs}, tag_refs, author_refs, keys)
 
     by_venue: dict[str, list[PaperView]] = defaultdict(list)
     by_tag: dict[str, list[PaperView]] = defaultdict(list)
@@ -335,24 +324,8 @@ def _tag_ref(tag: Tag) -> TagRef:
     return TagRef(tag.id, tag.name, tag.description)
 
 
-def _track_refs(catalog: Catalog, venues: Mapping[str, VenueRef]) -> dict[tuple[str, str], VenueRef]:
-    """A ref per (venue, track) of the papers that name a track other than the main conference:
-    named "ACL 2022 Findings", its full name the track's proceedings."""
-    refs: dict[tuple[str, str], VenueRef] = {}
-    for paper in catalog.papers:
-        if paper.track and (paper.venue, paper.track) not in refs:
-            venue = catalog.venues[paper.venue]
-            track = tracks_of(venue)[paper.track]
-            base = venues[venue.id]
-            refs[(venue.id, track.id)] = VenueRef(venue.id, f"{base.name} {track.badge}" if track.badge else base.name,
-                                                  track.proceedings, venue.year, track.id, base)
-    return refs
-
-
 def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping[str, TagRef],
-                 authors: Mapping[str, AuthorRef], keys: Mapping[str, str],
-                 track_refs: Mapping[tuple[str, str], VenueRef] | None = None
-                 ) -> tuple[tuple[PaperView, ...], list[str]]:
+                 authors: Mapping[str, AuthorRef], keys: Mapping[str, str]) -> tuple[tuple[PaperView, ...], list[str]]:
     """The papers' views, by title (then slug), with their title and venue sort keys, and the
     notes on texts that could not be rendered (in catalog order).
 
@@ -371,8 +344,7 @@ def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping
     for rank, title_rank in enumerate(by_venue):
         venue_rank[title_rank] = rank
     views = tuple(
-        _paper_view(papers[i], texts[i], venues, tags, authors, keys, title_rank, venue_rank[title_rank],
-                    (track_refs or {}).get((papers[i].venue, papers[i].track or "")))
+        _paper_view(papers[i], texts[i], venues, tags, authors, keys, title_rank, venue_rank[title_rank])
         for title_rank, i in enumerate(by_title)
     )
     return views, [note for text in texts for note in text[4]]
@@ -420,7 +392,7 @@ def _fallback_notes(source: str, part: str, failed: list[TextFallback]) -> tuple
 
 def _paper_view(paper: Paper, text: _PaperText, venues: Mapping[str, VenueRef],
                 tags: Mapping[str, TagRef], authors: Mapping[str, AuthorRef], keys: Mapping[str, str],
-                title_rank: int, venue_rank: int, track_ref: VenueRef | None = None) -> PaperView:
+                title_rank: int, venue_rank: int) -> PaperView:
     title_html, title_plain, abstract_html, abstract_plain, _notes = text
     refs = tuple(authors[keys[name]] for name in paper.authors)
     head, tail = fold_authors(refs)
@@ -432,7 +404,7 @@ def _paper_view(paper: Paper, text: _PaperText, venues: Mapping[str, VenueRef],
         abstract_plain=abstract_plain,
         description=excerpt(abstract_plain, 200),
         authors=refs,
-        venue=track_ref or venues[paper.venue],
+        venue=venues.get((paper.venue, paper.track)) or venues[paper.venue],  # a track's ref, else the venue's
         tags=tuple(tags[t] for t in paper.tags if t in tags),
         presentation=paper.presentation,
         links=paper.links,

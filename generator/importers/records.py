@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 from urllib.parse import urlsplit
 
-from ..content import citation_fields, schema
+from ..content import schema
 from ..content.characters import decode_utf8
 from ..content.duplicates import title_key
 from ..content.loader import MAX_FILE_BYTES, read_people, read_site_config, read_venues
@@ -41,7 +41,6 @@ from ..outputs.citations.bibtex import bibtex_keyword
 from ..text import plain_text
 from .common import (
     CREATED,
-    clean_line,
     MAX_INPUT_BYTES,
     UPDATED,
     StatusCounts,
@@ -57,8 +56,8 @@ from .common import (
 from .dehyphen import Joined, Vocabulary, catalog_texts, joined_lines
 from .tags import suggest_tags
 from .repairs import Repairs
+from .citations import add_tracks, citation_data
 from .venues import Venues, tracks_entries, with_tracks
-from ..content.tracks import tracks_of
 
 ARXIV_ID = re.compile(r"^(?:arxiv:)?((?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)$", re.IGNORECASE)
 _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org")
@@ -428,25 +427,6 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
     return report
 
 
-def citation_data(record: Record, track: str | None, repairs: Repairs, warnings: list[str]) -> dict:
-    """A record's track and citation fields as front matter (``common.paper_data``): pages as
-    a range ("1149–1162"), the month as a number; what cannot be read is left out with a warning."""
-    data: dict = {"track": track}
-    if record.pages:
-        data["pages"] = citation_fields.pages(record.pages)
-        if data["pages"] is None:
-            warnings.append(f"{record.where}: pages {record.pages!r} is not a readable page range; left out")
-    if record.month:
-        data["month"] = citation_fields.month(record.month)
-    if record.editors:
-        data["editors"] = repairs.authors(record.editors, record.where)
-    for name in ("publisher", "address"):
-        value = getattr(record, name)
-        if value and value.strip():
-            data[name] = clean_line(value.replace("{", "").replace("}", ""))
-    return data
-
-
 def _no_venue(record: Record, form: Format, problems: Problems) -> None:
     """The problem of a record whose venue cannot be told: no container, or no year."""
     if not (record.container or "").strip():
@@ -477,36 +457,12 @@ def _write(planned: list[_Planned], venues: Venues, content_dir: Path, force: bo
         if planned_venue is None or target.exists() or target.is_symlink():
             report.venues_existing.append(venue_id)
             if titles and venue_id in venues.existing:
-                _add_tracks(venues.existing[venue_id], titles, target, warnings, actions)
+                add_tracks(venues.existing[venue_id], titles, target, warnings, actions)
         else:
             report.venues_created.append(venue_id)
             text = with_tracks(planned_venue.text, tracks_entries(titles)) or planned_venue.text
             actions.append((target, text.encode("utf-8")))
     write_planned(actions, (papers_dir, venues_dir), problems)
-
-
-def _add_tracks(venue: Venue, titles: dict[str, str], target: Path, warnings: list[str],
-                actions: list[tuple[Path, bytes]]) -> None:
-    """Name in an existing venue file the tracks the records give a proceedings' title other
-    than the one the build would make (``content.tracks``): a ``tracks:`` list added to a file
-    that has none; for a file that has one, a warning saying what to add."""
-    known = tracks_of(venue)
-    declared = {t[0] for t in venue.tracks}
-    needed = {tid: title for tid, title in titles.items()
-              if tid not in declared and title and (tid not in known or known[tid].proceedings != title)}
-    if not needed:
-        return
-    try:
-        text = target.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return
-    changed = with_tracks(text, tracks_entries(needed))
-    if changed is None:
-        for tid, title in needed.items():
-            warnings.append(f"venues/{venue.id}.md: tracks: add '{tid}' (proceedings: {title!r}): its papers "
-                            f"are cited with {known[tid].proceedings if tid in known else 'the venue name'!r}")
-        return
-    actions.append((target, changed.encode("utf-8")))
 
 
 def _valid(data: dict, abstract: str, slug: str, where: str, problems: Problems) -> bool:
