@@ -263,6 +263,8 @@ class _Item:
         if self.refused:
             return None
         citation = self.citation(kind, authors)
+        # the other of container-title and event name may name the track ("Findings of …" beside "ACL 2022")
+        citation["track_hints"] = (*citation["track_hints"], *(c for c in containers if c and c != container))
         if self.refused:
             return None
         return Record(file=self.file, line=self.line, key=self.key, title=title, authors=authors, abstract=abstract,

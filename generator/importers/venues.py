@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..content.model import Venue
-from ..content.series import FINDINGS, MAIN, WORKSHOPS, find_series, normalized, series_of, table
+from ..content.series import MAIN, find_series, normalized, series_of, table
 from ..content import frontmatter
 from ..content.tracks import MAIN as MAIN_TRACK, STANDARD, anthology_id, main_title, track_from_title
 from ..content.slugs import MAX_LENGTH, slugify
@@ -127,20 +127,24 @@ class Venues:
         clean = clean_line(container.replace("{", "").replace("}", ""))
         named = self._by_name.get((year, venue_key(clean, year)))
         if named is not None:  # the container is a venue of the catalog, by its own name
-            return named, self._note_track(named, track, container, named_by_container=True)
+            title = next((t for t in (container, *hints) if t and track_from_title(t) == track), container)
+            return named, self._note_track(named, track, title, named_by_container=track_from_title(clean) == track)
         if track is None or track == MAIN_TRACK:
             vid = self.choose(container, year, location, forced, warnings, where)
             return vid, None
         known = find_series(clean)
+        # The proceedings' title that names the track (a CSL item's container-title when its
+        # event name is the container), for the venue file.
+        title = next((t for t in (container, *hints) if t and track_from_title(t) == track), container)
         if aid is not None and aid.venue in table():
             vid = self._series_venue(table()[aid.venue], year, location)
-        elif known is not None and known[1] in (FINDINGS, WORKSHOPS):
+        elif known is not None:  # "Findings of EMNLP 2020", or the conference's own name (a CSL event)
             vid = self._series_venue(known[0], year, location)
         elif track in ("findings", "workshop"):  # a Findings volume of no known series: a venue of its own
             return self.choose(container, year, location, forced, warnings, where), None
         else:
             vid = self.choose(main_title(clean) or clean, year, location, forced, warnings, where)
-        return vid, self._note_track(vid, track, container)
+        return vid, self._note_track(vid, track, title)
 
     def _series_venue(self, series, year: int, location: str | None) -> str:
         venue = series.venue(year, MAIN)
