@@ -20,6 +20,7 @@ ones below, gets its name and a proceedings title made from the venue's.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
@@ -194,7 +195,7 @@ def anthology_id(text: str) -> AnthologyId | None:
 
 
 _TITLE_TRACKS = (
-    (re.compile(r"\bfindings\b", re.IGNORECASE), "findings"),
+    (re.compile(r"^\s*findings\b|\bfindings of\b|\(findings\)", re.IGNORECASE), "findings"),  # "ACL (Findings)": dblp
     (re.compile(r"\blong papers\b", re.IGNORECASE), "long"),
     (re.compile(r"\bshort papers\b", re.IGNORECASE), "short"),
     (re.compile(r"\b(system )?demonstrations?\b|\bdemo(s| track| papers)\b", re.IGNORECASE), "demo"),
@@ -205,6 +206,7 @@ _TITLE_TRACKS = (
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def track_from_title(text: str) -> str | None:
     """The standard track a proceedings title names ("Findings of …", "(Volume 2: Short
     Papers)", "…: System Demonstrations", "…: Industry Track", "…: Student Research
@@ -241,9 +243,6 @@ def tracks_of(venue) -> dict[str, Track]:
     declared = [{"id": tid, "name": name, "badge": badge, "proceedings": proceedings}
                 for tid, name, badge, proceedings in venue.tracks]
     return _cached_tracks(tuple(map(lambda d: tuple(d.items()), declared)), main, venue.name, findings, workshops)
-
-
-import functools  # noqa: E402
 
 
 @functools.lru_cache(maxsize=4096)

@@ -71,6 +71,7 @@ class Venues:
     _decided: dict[tuple[str, int], str] = field(default_factory=dict)
     # venue id -> track id -> the proceedings' title the records give (written to the venue file)
     track_titles: dict[str, dict[str, str]] = field(default_factory=dict)
+    _tracked: dict[tuple, tuple[str | None, str | None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for venue in self.existing.values():
@@ -111,9 +112,20 @@ class Venues:
         is the name of a venue of the catalog (a Findings volume imported as a venue of its
         own before) keeps going there."""
         aid = next((found for found in map(anthology_id, urls) if found is not None), None)
+        key = (container, year, location, forced, tuple(hints), aid and (aid.venue, aid.track, aid.volume_year))
+        if forced is not None:  # (its warnings are each record's)
+            return self._choose_track(container, year, location, forced, warnings, where, aid, hints)
+        if key not in self._tracked:  # an archive has a few hundred containers for 100,000 records
+            self._tracked[key] = self._choose_track(container, year, location, forced, warnings, where, aid, hints)
+        return self._tracked[key]
+
+    def _choose_track(self, container: str | None, year: int | None, location: str | None, forced: str | None,
+                      warnings: list[str], where: str, aid, hints: Sequence[str]) -> tuple[str | None, str | None]:
         track = aid.track if aid is not None and aid.track else None
         if track is None:
             track = next((t for t in map(track_from_title, [container or "", *hints]) if t), None)
+        if track == "journal" and (aid is None or aid.venue not in table()):
+            track = None  # a TACL paper imported as such: its journal is its venue
         if forced is not None:
             vid = self.choose(container, year, location, forced, warnings, where)
             return vid, self._note_track(vid, track, container)
