@@ -32,6 +32,17 @@ from .common import clean_line, venue_file_text
 _PREPRINT_SERVERS = frozenset({"arxiv", "biorxiv", "medrxiv", "chemrxiv", "psyarxiv", "ssrn", "techrxiv"})
 
 
+def _planned_location(text: str) -> str | None:
+    found = re.search(r"^location: (.*)$", text, re.MULTILINE)
+    return found.group(1).strip("'\"") if found else None
+
+
+def _full_title(container: str) -> bool:
+    """Whether a container is a proceedings' title in full ("Proceedings of the 20th Workshop
+    on Biomedical Language Processing"), not a short name ("ICML 2024", "Proc. of ICML")."""
+    return bool(re.match(r"(?i)(proceedings|actes) (of|de) ", container)) and len(container.split()) >= 6
+
+
 def venue_key(name: str, year: int) -> str:
     """A venue's name as compared with a container's: ``series.normalized`` less the year
     ("'24" too) and anything in parentheses."""
@@ -198,12 +209,24 @@ class Venues:
         if known is not None:
             series, part = known
             venue = series.venue(year, part)
-            if self._taken(venue.id):
+            # The proceedings' title as the records give it in full ("…: Main Volume", "… and the
+            # 11th International Joint Conference on Natural Language Processing"): what citations name.
+            # (less dblp's ", ICML 2024, Vienna, Austria")
+            titled = re.sub(r",\s*[A-Z][\w-]*\s*'?\d{2,4}\b.*$", "", container)
+            spelled = f" {normalized(titled)} "  # the series' name spelled out in it, not only its acronym
+            full = titled if (part == MAIN and _full_title(titled)
+                              and any(f" {n} " in spelled for n in series.names)) else venue.proceedings
+            planned = self.planned.get(venue.id)
+            if planned is not None and planned.full_name == venue.proceedings != full:
+                location = location or _planned_location(planned.text)  # a later record names it in full
+                del self.planned[venue.id]
+            elif self._taken(venue.id):
                 return venue.id
             about = f"the {series.full_name}" if part == MAIN else venue.proceedings
-            return self._plan(venue.id, venue.name, venue.proceedings, year, venue.url, location,
+            return self._plan(venue.id, venue.name, full, year, venue.url, location,
                               f"Papers presented at {venue.name}, {about}.")
         name = container if str(year) in container else f"{container} {year}"
+        full = container if _full_title(container) else name  # a booktitle has no year added
         vid = venue_id(name, year)
         if vid in self.existing or (vid in self.planned and self.planned[vid].year != year):
             # Another venue already has this id (a different name or year): do not mix them.
@@ -215,7 +238,7 @@ class Venues:
             return vid
         description = (f"Preprints posted on {container} in {year}." if container.casefold() in _PREPRINT_SERVERS
                        else f"Papers presented at {name}.")
-        return self._plan(vid, name, name, year, None, location, description)
+        return self._plan(vid, name, full, year, None, location, description)
 
     def _plan(self, vid: str, name: str, full_name: str, year: int, url: str | None, location: str | None,
               description: str) -> str:

@@ -88,6 +88,16 @@ def test_titles_protect_capitals_and_math_in_brace_groups():
     # In a sentence-case title a capital inside names something: braced; the first word's is not.
     value = C.latex_value("A few-shot semantic parser for Wizard-of-Oz dialogues", protect=True)
     assert value == "A few-shot semantic parser for {W}izard-of-{O}z dialogues"
+    # Part by part (hyphens, brackets); capitals after digits; well-known proper names; a
+    # bracket's or a dash's first word is a sentence's first (real ACL Anthology titles).
+    for title, anthology in (("A ResNet-50-Based Model for Language ID", "A {R}es{N}et-50-Based Model for Language {ID}"),
+                             ("WikiMatrix: Mining 135M Parallel Sentences from Wikipedia",
+                              "{W}iki{M}atrix: Mining 135{M} Parallel Sentences from {W}ikipedia"),
+                             ("nmT5 - Is parallel data still relevant?", "nm{T}5 - Is parallel data still relevant?"),
+                             ("Utilisation d'outils de TAL (Use of NLP tools)",
+                              "Utilisation d'outils de {TAL} (Use of {NLP} tools)"),
+                             ("Can I Be of Further Assistance?", "Can {I} Be of Further Assistance?")):
+        assert C.latex_value(title, protect=True) == anthology
     value = C.latex_value("Statistically optimal $K$-means via low rank", protect=True)
     assert value == "Statistically optimal {$K$-means} via low rank"
     # A group that starts with a command would be a BibTeX "special character" (its letters

@@ -10,6 +10,7 @@ from typing import Sequence
 
 from ..latex_commands import ARGUMENT_COMMANDS, OPT_ARGS, OPTIONAL_ARGUMENT_COMMANDS
 from .markdown_marks import MARKDOWN_HINT, markdown_marks
+from .capitals import brace_capitals as _brace_capitals, sentence_case as _sentence_case
 from ..tokens import (BACKSLASH, CHAR, CLOSE, CMD, LATEX_SYMBOLS, MATH, OPEN, SPACE, SYM, Tok,
                      clean_text, escaped, match_pairs, tokenize)
 
@@ -374,7 +375,7 @@ class _Encoder:
             rendered = "".join(render(k) for k in range(start, end))
             if plain[w]:
                 out.append(_brace_capitals(rendered, initial=sentence_case and not after_break))
-                after_break = texts[w][-1:] in (":", "?", "!", ".")
+                after_break = texts[w][-1:] in (":", "?", "!", ".") or texts[w] in ("-", "\u2013", "\u2014", "--")
             elif self.needs_protection(start, end):
                 out.append(_protected_group(rendered, out))
                 after_break = False
@@ -411,45 +412,6 @@ class _Encoder:
             w = last + 1
         out.extend(render(k) for k in range(pos, len(tokens)))
         return "".join(out)
-
-
-# Words that stay lower case in a headline-case title (what tells it from sentence case).
-_MINOR_WORDS = frozenset("a an the and but or nor for so yet as at by in of off on per to up via vs with from into onto "
-                         "over than upon is are be its their our via without within versus".split())
-_CAPITAL_RUN = re.compile(r"\\[A-Za-z]+|\\.|([^\W\d_a-z]+)")
-
-
-def _sentence_case(texts: list[str], plain: list[bool]) -> bool:
-    """Whether a title is in sentence case: most of its words past the first that are neither
-    minor words nor written with inner capitals start in lower case."""
-    upper = lower = 0
-    for text, ok in list(zip(texts, plain))[1:]:
-        letters = "".join(ch for ch in text if ch.isalpha())
-        if not ok or not letters or letters.casefold() in _MINOR_WORDS or any(ch.isupper() for ch in letters[1:]):
-            continue
-        if letters[0].isupper():
-            upper += 1
-        else:
-            lower += 1
-    return lower > upper
-
-
-def _brace_capitals(word: str, *, initial: bool) -> str:
-    """``word`` (BibTeX text) with its capitals that must stay braced (see ``protected``):
-    every run when one stands past a part's first letter; else a part's first capital only
-    when ``initial`` (a name in a sentence-case title)."""
-    parts = re.split(r"(-)", word)
-    inner = any(ch.isupper() for part in parts for ch in _letters(part)[1:])
-    if not inner and not initial:
-        return word
-    if not any(ch.isupper() for ch in word):
-        return word
-    return _CAPITAL_RUN.sub(lambda m: "{" + m.group(1) + "}" if m.group(1) and any(c.isupper() for c in m.group(1))
-                            else m.group(0), word)
-
-
-def _letters(part: str) -> str:
-    return "".join(ch for ch in re.sub(r"\\[A-Za-z]+", "", part) if ch.isalpha())
 
 
 def _protected_group(inner: str, before: list[str]) -> str:
