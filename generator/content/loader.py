@@ -29,7 +29,8 @@ import tomllib
 from pathlib import Path
 from typing import Any, Iterator
 
-from . import characters, debris, schema
+from . import characters, citation_fields, debris, schema
+from .tracks import tracks_of
 from ..errors import ContentError, Problem, Problems
 from .frontmatter import FrontMatter, FrontMatterError, parse
 from .model import Catalog, Link, Paper, Person, SiteConfig, Tag, Venue
@@ -187,7 +188,9 @@ def read_papers(
     if not _check_folder(folder, "papers", problems, root, "every catalog needs content/papers/"):
         return papers
     for path, label, fm in _read_markdown_folder(folder, "papers", problems, root):
-        clean, ok = schema.check_fields(fm.data, schema.PAPER_FIELDS, file=label, line_of=fm.line_of,
+        # an unreadable DOI or page range is left out with a warning, never a refusal
+        data = citation_fields.lenient(fm.data, label, warnings, doi_link=schema.doi_link)
+        clean, ok = schema.check_fields(data, schema.PAPER_FIELDS, file=label, line_of=fm.line_of,
                                         problems=problems)
         if "venue" in clean and clean["venue"] in broken_venues:
             ok = False  # the venue file's own problems are reported
@@ -195,6 +198,11 @@ def read_papers(
             known = ", ".join(sorted(venues)) or "none"
             problems.add(label, f"unknown venue {clean['venue']!r}; known venues: {known}",
                          line=fm.line_of("venue"), field="venue")
+            ok = False
+        elif "venue" in clean and clean.get("track") and clean["track"] not in tracks_of(venues[clean["venue"]]):
+            known = ", ".join(tracks_of(venues[clean["venue"]]))
+            problems.add(label, f"unknown track {clean['track']!r} of venue {clean['venue']!r}; its tracks: {known} "
+                                f"(a venue file lists its own under tracks:)", line=fm.line_of("track"), field="track")
             ok = False
         if check_refs:
             for tag in clean.get("tags", ()):

@@ -19,6 +19,7 @@ from markupsafe import Markup
 from ..content.model import Catalog, Link, Paper, Person, Tag, Venue
 from ..content.series import full_name_of
 from ..cache import cached_call, cached_map
+from .contents import TrackContents, title_order_key, track_names, venue_contents
 from .related import inputs_digest, related_indices
 from .topics import TopicData, site_topics
 from .trends import Trends, site_trends
@@ -95,6 +96,8 @@ class VenueRef:
     name: str
     full_name: str
     year: int
+    track: str | None = None  # a track's ref (contents.track_names: "ACL 2022 Findings", its proceedings)
+    base: "VenueRef | None" = None  # and then the venue's own
 
     @property
     def url(self) -> str:
@@ -171,6 +174,7 @@ class VenueView:
     papers: tuple[PaperView, ...]
     tag_counts: tuple[Count, ...]
     presentation_counts: tuple[tuple[str, int], ...]
+    tracks: tuple["TrackContents", ...] = ()  # its table of contents (``contents.venue_contents``), or ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,12 +259,14 @@ def paper_list(papers: Iterable[PaperView], own_tag: str | None = None) -> Paper
 
 def derive(catalog: Catalog) -> SiteData:
     venue_refs = {v.id: VenueRef(v.id, v.name, full_name_of(v), v.year) for v in catalog.venues.values()}
+    track_refs = {key: VenueRef(key[0], *names, venue_refs[key[0]].year, key[1], venue_refs[key[0]])
+                  for key, names in track_names(catalog, venue_refs).items()}  # "ACL 2022 Findings"
     tag_refs = {t.id: _tag_ref(t) for t in catalog.tags.values()}
     authorship = identify(catalog.papers, catalog.people)
     spellings, people = spellings_of(catalog.papers, authorship), authorship.people
     author_refs = _author_refs(spellings, people, page_threshold(catalog.site.author_page_min_papers, len(catalog.papers)))
 
-    views, notes = _paper_views(catalog, venue_refs, tag_refs, author_refs, authorship)
+    views, notes = _paper_views(catalog, {**venue_refs, **track_refs}, tag_refs, author_refs, authorship)
 
     by_venue: dict[str, list[PaperView]] = defaultdict(list)
     by_tag: dict[str, list[PaperView]] = defaultdict(list)
@@ -280,6 +286,7 @@ def derive(catalog: Catalog) -> SiteData:
             venue=v,
             description_html=_description_html(v, notes),
             papers=tuple(by_venue[v.id]),
+            tracks=venue_contents(v, by_venue[v.id]),
             tag_counts=_ref_counts(tag for p in by_venue[v.id] for tag in p.tags),
             presentation_counts=tuple(
                 sorted(Counter(p.presentation for p in by_venue[v.id] if p.presentation).items())
@@ -345,7 +352,7 @@ def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping
     papers = catalog.papers
     # The Markdown and math of 10,000 papers: kept in the build cache, the rest on every core.
     texts = cached_map("paper text", _paper_text, papers, _paper_text_inputs)
-    by_title = sorted(range(len(papers)), key=lambda i: (texts[i][1].casefold(), papers[i].slug))
+    by_title = sorted(range(len(papers)), key=lambda i: (title_order_key(texts[i][1]), papers[i].slug))
     position = {venue_id: rank for rank, venue_id in enumerate(catalog.venues)}
     last = len(position)
     by_venue = sorted(range(len(by_title)),
@@ -414,7 +421,7 @@ def _paper_view(paper: Paper, text: _PaperText, venues: Mapping[str, VenueRef],
         abstract_plain=abstract_plain,
         description=excerpt(abstract_plain, 200),
         authors=refs,
-        venue=venues[paper.venue],
+        venue=venues.get((paper.venue, paper.track)) or venues[paper.venue],  # a track's ref, else the venue's
         tags=tuple(tags[t] for t in paper.tags if t in tags),
         presentation=paper.presentation,
         links=paper.links,

@@ -57,7 +57,8 @@ from .common import (
 from .dehyphen import Joined, Vocabulary, catalog_texts, joined_lines
 from .tags import BY_KEYWORDS, place_tags, placement_lines, suggest_tags
 from .repairs import Repairs
-from .venues import Venues
+from .citations import add_tracks, citation_data
+from .venues import Venues, tracks_entries, with_tracks
 
 ARXIV_ID = re.compile(r"^(?:arxiv:)?((?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)$", re.IGNORECASE)
 _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org")
@@ -100,6 +101,15 @@ class Record:
     presentation: str | None = None
     links: Sequence[tuple[str, str, str]] = ()  # offers, in order: (kind, URL, where it came from)
     hint: str = ""  # appended to "has no <container>" and "has no year" (" (nor has its crossref 'x')")
+    # Its track and citation fields where the source gives them (issue 36): other texts that may
+    # name the track (CSL ``collection-title``, ``genre``), pages as written, editors' names,
+    # publisher, publisher's or conference's place, month (a number or a name).
+    track_hints: Sequence[str] = ()
+    pages: str | None = None
+    editors: Sequence[str] = ()
+    publisher: str | None = None
+    address: str | None = None
+    month: str | int | None = None
 
     @property
     def where(self) -> str:
@@ -382,7 +392,8 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
         if not title.strip():
             problems.add(record.file, f"{form.noun} {record.key!r} has no title", line=record.line, field="title")
             continue
-        venue_id = venues.choose(record.container, record.year, record.location, venue, warnings, where)
+        venue_id, track = venues.choose_track(record.container, record.year, record.location, venue, warnings, where,
+                                              [url for _, url, _ in record.links], record.track_hints)
         if venue_id is None:
             _no_venue(record, form, problems)
             continue
@@ -403,7 +414,7 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
             slug = paper_slug(plain_title, f"{record.key} paper", used_slugs)
             used_slugs.add(slug)
         data = paper_data(title=title, authors=authors, venue=venue_id, tags=tags, presentation=presentation,
-                          links=links)
+                          links=links, citation=citation_data(record, track, repairs, warnings))
         planned.append(_Planned(slug, title, venue_id, tags, b"", record.file, record.key, joined, data, abstract,
                                 plain_title, where))
     # Tags, file text and its check: the costly part, per paper, on every core.
@@ -448,11 +459,15 @@ def _write(planned: list[_Planned], venues: Venues, content_dir: Path, force: bo
     for venue_id in dict.fromkeys(p.venue for p in planned):
         planned_venue = venues.planned.get(venue_id)
         target = venues_dir / f"{venue_id}.md"
+        titles = venues.track_titles.get(venue_id, {})
         if planned_venue is None or target.exists() or target.is_symlink():
             report.venues_existing.append(venue_id)
+            if titles and venue_id in venues.existing:
+                add_tracks(venues.existing[venue_id], titles, target, warnings, actions)
         else:
             report.venues_created.append(venue_id)
-            actions.append((target, planned_venue.text.encode("utf-8")))
+            text = with_tracks(planned_venue.text, tracks_entries(titles)) or planned_venue.text
+            actions.append((target, text.encode("utf-8")))
     write_planned(actions, (papers_dir, venues_dir), problems)
 
 

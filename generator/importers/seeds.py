@@ -261,6 +261,7 @@ def _plan(seeds: list[SeedFile], taxonomy: dict[str, Tag], facts_by_seed: dict[i
                 presentation=fact.presentation if fact else None,
                 links=fact.links if fact else (),
                 provisional=provisional,
+                citation=fact.citation if fact else None,
             )
             encoded = text.encode("utf-8")
             if len(encoded) > MAX_FILE_BYTES:

@@ -28,6 +28,8 @@ from typing import Any, Iterator, Sequence
 
 from ..content.model import PRESENTATIONS
 from ..derive.views import LIST_CONTROLS_MIN, Count, PaperList, PaperView, SiteData, paper_list
+from ..derive.browse import PaperGroup
+from ..derive.contents import order_words
 from ..derive.browse import (VenueTable, author_letters, by_venue, by_year, grouped_pages, letter_nav, series_counts,
                              venue_table)
 from ..derive.urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, TOPICS, TRENDS, VENUES, YEARS,
@@ -279,9 +281,13 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
                     "sessions": site.sessions.of(paper.slug) if site.sessions else ()})
     yield Page(VENUES, "venues.html", "Venues", {"table": table})
     for venue in site.venues:
-        yield from list_pages(venue_page(venue.ref.id), "venue.html", venue.ref.name, paper_list(venue.papers),
-                              {"venue": venue, "topic_mix": site.topics.mix(venue.ref.id) if site.topics else (),
-                               "series": table.row_of[venue.ref.id], "year_url": year_page(venue.ref.year)})
+        context = {"venue": venue, "topic_mix": site.topics.mix(venue.ref.id) if site.topics else (),
+                   "series": table.row_of[venue.ref.id], "year_url": year_page(venue.ref.year), "contents": None}
+        if venue.tracks:  # a table of contents: by track, in the proceedings' order (derive.contents)
+            yield from venue_contents_pages(venue, context)
+        else:
+            yield from list_pages(venue_page(venue.ref.id), "venue.html", venue.ref.name, paper_list(venue.papers),
+                                  context)
     yield from year_pages(site, table)
     yield Page(TAGS, "tags.html", "Tags")
     for tag in site.tags:
@@ -333,6 +339,33 @@ def grouped_list_pages(url: str, template: str, title: str, groups, context: dic
         page_title = title if p.number == 1 else f"{title} (page {p.number} of {p.count})"
         yield Page(list_page(url, p.number), template, page_title,
                    {**context, "groups": chunk, "total": total, "pagination": p if p.count > 1 else None})
+
+
+def venue_contents_pages(venue, context: dict[str, Any], size: int = PAGE_SIZE) -> Iterator[Page]:
+    """A venue page as a table of contents (``derive.contents``): its tracks as groups, each
+    named in the header with its proceedings' title and the page its group starts on."""
+    url = venue_page(venue.ref.id)
+    groups = [(c.heading, None, c.papers) for c in venue.tracks]
+    starts, seen = [], 0
+    for c in venue.tracks:
+        starts.append(TrackLink(c.heading, c.proceedings, len(c.papers), list_page(url, seen // size + 1),
+                                PaperGroup(c.heading, None, 0, ()).anchor))
+        seen += len(c.papers)
+    listing = paper_list(venue.papers)
+    yield from grouped_list_pages(url, "venue.html", venue.ref.name, groups,
+                                  {**context, "contents": tuple(starts), "own": None, "listing": listing,
+                                   "controls": list_controls(listing), "order": order_words(venue.tracks)}, size)
+
+
+@dataclass(frozen=True, slots=True)
+class TrackLink:
+    """A track in a venue page's header: its name, proceedings, papers and where its list starts."""
+
+    name: str
+    proceedings: str
+    count: int
+    page: str  # the list page its group starts on
+    anchor: str
 
 
 def year_pages(site: SiteData, table: VenueTable) -> Iterator[Page]:
