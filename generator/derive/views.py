@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from markupsafe import Markup
@@ -199,6 +199,7 @@ class SiteData:
     topics: TopicData | None = None  # topics found in the texts (``topics.py``); None: too few papers
     trends: Trends | None = None  # papers, tags and topics by year (``trends.py``)
     author_count: int = 0  # every author, with a page or not
+    author_refs: Mapping[str, AuthorRef] = field(default_factory=dict)  # page slug -> ref, every author
 
     @property
     def find_pattern(self) -> str:
@@ -310,7 +311,53 @@ def derive(catalog: Catalog) -> SiteData:
         topics=topics,
         trends=site_trends(views, tags, topics.topics if topics else None),
         author_count=len(author_refs),
+        author_refs=author_refs,
     )
+
+
+def paper_view(site: SiteData, paper: Paper) -> PaperView:
+    """The view of ``paper`` (a new version of a paper of ``site``) as ``derive`` makes it:
+    its texts rendered; its venue, tags and authors the site's refs (an author new to the
+    site gets the ref ``derive`` gives them in a catalog of this one paper); its sort ranks
+    those of the version it replaces (``with_papers``)."""
+    catalog = site.catalog
+    keys, people = author_slugs((paper,), catalog.people)
+    own = _author_refs(spellings_of((paper,), keys), people, catalog.site.author_page_min_papers)
+    authors = {key: site.author_refs.get(key, ref) for key, ref in own.items()}
+    before = next(view for view in site.papers if view.slug == paper.slug)
+    return _paper_view(paper, _paper_text(paper), {v.ref.id: v.ref for v in site.venues},
+                       {t.ref.id: t.ref for t in site.tags}, authors, keys, before.title_rank, before.venue_rank)
+
+
+def with_papers(site: SiteData, views: Iterable[PaperView]) -> SiteData:
+    """``site`` with ``views`` (``paper_view``) in place of its views of those papers: in its
+    papers, its catalog and the related lists. What depends on the whole catalog (the lists
+    of venues, tags, authors and topics, which papers are related, the ranks) stays the
+    site's until the catalog is derived again: the preview's data between a save and the
+    rebuild (``serve.fast``)."""
+    new = {view.slug: view for view in views}
+    if not new:
+        return site
+    catalog = replace(site.catalog, papers=tuple(new[p.slug].paper if p.slug in new else p
+                                                 for p in site.catalog.papers))
+    return replace(site, catalog=catalog, papers=tuple(new.get(view.slug, view) for view in site.papers),
+                   related=_RelatedWith(site.related, new))
+
+
+class _RelatedWith(Mapping[str, tuple[PaperView, ...]]):
+    """Related lists naming ``views`` in place of the papers' earlier views (made when read)."""
+
+    def __init__(self, related: Mapping[str, tuple[PaperView, ...]], views: Mapping[str, PaperView]):
+        self._related, self._views = related, views
+
+    def __getitem__(self, slug: str) -> tuple[PaperView, ...]:
+        return tuple(self._views.get(view.slug, view) for view in self._related[slug])
+
+    def __iter__(self):
+        return iter(self._related)
+
+    def __len__(self) -> int:
+        return len(self._related)
 
 
 def _tag_ref(tag: Tag) -> TagRef:

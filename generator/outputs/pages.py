@@ -269,9 +269,7 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
         "author_count": site.author_count, "tags_by_count": site.tags_by_count, "recent": site.recent,
         "series_rows": table.largest, "series_count": len(table.rows), "years": table.years})
     for paper in site.papers:
-        yield Page(paper.url, "paper.html", paper.title_plain,
-                   {"paper": paper, "related": site.related.get(paper.slug, ())[:RELATED_SHOWN],
-                    "topic": site.topics.of(paper.slug) if site.topics else None})
+        yield from paper_pages(site, paper)
     yield Page(VENUES, "venues.html", "Venues", {"table": table})
     for venue in site.venues:
         yield from list_pages(venue_page(venue.ref.id), "venue.html", venue.ref.name, paper_list(venue.papers),
@@ -302,6 +300,14 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
         yield Page(reading_list_data(number), "reading_list_data.json", "", {"papers": papers})
     yield Page(SEARCH, "search.html", "Search")
     yield Page(NOT_FOUND, "404.html", "Page not found")
+
+
+def paper_pages(site: SiteData, paper: PaperView) -> Iterator[Page]:
+    """The pages of one paper of ``site``: what the build plans for each paper, and what the
+    preview renders again when the paper's file is saved (``serve.fast``)."""
+    yield Page(paper.url, "paper.html", paper.title_plain,
+               {"paper": paper, "related": site.related.get(paper.slug, ())[:RELATED_SHOWN],
+                "topic": site.topics.of(paper.slug) if site.topics else None})
 
 
 def grouped_list_pages(url: str, template: str, title: str, groups, context: dict[str, Any],

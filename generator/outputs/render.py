@@ -308,6 +308,12 @@ def _citations(context: Context) -> CitationIndex:
     return index
 
 
+def globals_with(globals_: dict[str, object], site: SiteData, citations: CitationIndex) -> dict[str, object]:
+    """A build's ``site_globals`` for ``site``, its site with some papers replaced
+    (``derive.views.with_papers``), and that site's ``citations``: the rest is the build's."""
+    return {**globals_, "data": site, "citations": citations}
+
+
 def render_page(env: Environment, page: Page, globals_: dict[str, object]) -> str:
     template = env.get_template(page.template)
     return template.render(**globals_, page=page, **page.context)

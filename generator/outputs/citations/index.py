@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Iterable, Mapping
+
 from markupsafe import Markup
 
 from ...derive.views import PaperView, SiteData
@@ -93,13 +95,20 @@ class Citation:
 class CitationIndex:
     """Citations of every paper of a site; keys are assigned once for the whole catalog."""
 
-    def __init__(self, site: SiteData):
+    def __init__(self, site: SiteData, base_keys: Mapping[str, str] | None = None):
         self.site = site
         self.config = site.catalog.site
         self.urls = SiteUrls.from_config(self.config)
-        self.keys = assign_keys(site.papers)
+        self.base_keys = base_keys if base_keys is not None else {v.slug: base_key(v) for v in site.papers}
+        self.keys = assign_keys(site.papers, self.base_keys)
         self.locations = {v.ref.id: v.venue.location for v in site.venues}
         self._cache: dict[str, Citation] = {}
+
+    def with_papers(self, site: SiteData, views: Iterable[PaperView]) -> CitationIndex:
+        """The index of ``site``, which is this index's with ``views`` in place of those
+        papers' (``derive.views.with_papers``): their keys made as every paper's, only their
+        base keys computed again."""
+        return CitationIndex(site, {**self.base_keys, **{view.slug: base_key(view) for view in views}})
 
     @property
     def absolute(self) -> bool:

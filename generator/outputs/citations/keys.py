@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from ...derive.views import PaperView
 from .names import family_name
@@ -61,10 +61,11 @@ def _suffixes() -> Iterable[str]:
         n += 1
 
 
-def assign_keys(views: Iterable[PaperView]) -> dict[str, str]:
-    """slug → BibTeX key, unique in the catalog (see the module docstring)."""
+def assign_keys(views: Iterable[PaperView], base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """slug → BibTeX key, unique in the catalog (see the module docstring); ``base``: the
+    papers' ``base_key``s, when known."""
     ordered = sorted(views, key=lambda v: (v.paper.added or datetime.date.min, v.slug))
-    wanted = {v.slug: base_key(v) for v in ordered}
+    wanted = base if base is not None else {v.slug: base_key(v) for v in ordered}
     taken: set[str] = set()
     keys: dict[str, str] = {}
     # Base keys first, so that a suffixed key never takes another paper's base key.
