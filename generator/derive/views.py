@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from markupsafe import Markup
@@ -244,7 +244,7 @@ def derive(catalog: Catalog) -> SiteData:
     tag_refs = {t.id: _tag_ref(t) for t in catalog.tags.values()}
     keys, people = author_slugs(catalog.papers, catalog.people)
     spellings = spellings_of(catalog.papers, keys)
-    author_refs = _author_refs(spellings, people, catalog.site.author_page_min_papers)
+    author_refs = refs_of_authors(spellings, people, catalog.site.author_page_min_papers)
 
     views, notes = _paper_views(catalog, venue_refs, tag_refs, author_refs, keys)
 
@@ -315,50 +315,6 @@ def derive(catalog: Catalog) -> SiteData:
     )
 
 
-def paper_view(site: SiteData, paper: Paper) -> PaperView:
-    """The view of ``paper`` (a new version of a paper of ``site``) as ``derive`` makes it:
-    its texts rendered; its venue, tags and authors the site's refs (an author new to the
-    site gets the ref ``derive`` gives them in a catalog of this one paper); its sort ranks
-    those of the version it replaces (``with_papers``)."""
-    catalog = site.catalog
-    keys, people = author_slugs((paper,), catalog.people)
-    own = _author_refs(spellings_of((paper,), keys), people, catalog.site.author_page_min_papers)
-    authors = {key: site.author_refs.get(key, ref) for key, ref in own.items()}
-    before = next(view for view in site.papers if view.slug == paper.slug)
-    return _paper_view(paper, _paper_text(paper), {v.ref.id: v.ref for v in site.venues},
-                       {t.ref.id: t.ref for t in site.tags}, authors, keys, before.title_rank, before.venue_rank)
-
-
-def with_papers(site: SiteData, views: Iterable[PaperView]) -> SiteData:
-    """``site`` with ``views`` (``paper_view``) in place of its views of those papers: in its
-    papers, its catalog and the related lists. What depends on the whole catalog (the lists
-    of venues, tags, authors and topics, which papers are related, the ranks) stays the
-    site's until the catalog is derived again: the preview's data between a save and the
-    rebuild (``serve.fast``)."""
-    new = {view.slug: view for view in views}
-    if not new:
-        return site
-    catalog = replace(site.catalog, papers=tuple(new[p.slug].paper if p.slug in new else p
-                                                 for p in site.catalog.papers))
-    return replace(site, catalog=catalog, papers=tuple(new.get(view.slug, view) for view in site.papers),
-                   related=_RelatedWith(site.related, new))
-
-
-class _RelatedWith(Mapping[str, tuple[PaperView, ...]]):
-    """Related lists naming ``views`` in place of the papers' earlier views (made when read)."""
-
-    def __init__(self, related: Mapping[str, tuple[PaperView, ...]], views: Mapping[str, PaperView]):
-        self._related, self._views = related, views
-
-    def __getitem__(self, slug: str) -> tuple[PaperView, ...]:
-        return tuple(self._views.get(view.slug, view) for view in self._related[slug])
-
-    def __iter__(self):
-        return iter(self._related)
-
-    def __len__(self) -> int:
-        return len(self._related)
-
 
 def _tag_ref(tag: Tag) -> TagRef:
     return TagRef(tag.id, tag.name, tag.description)
@@ -374,7 +330,7 @@ def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping
     """
     papers = catalog.papers
     # The Markdown and math of 10,000 papers: kept in the build cache, the rest on every core.
-    texts = cached_map("paper text", _paper_text, papers, _paper_text_inputs)
+    texts = cached_map("paper text", paper_text, papers, _paper_text_inputs)
     by_title = sorted(range(len(papers)), key=lambda i: (texts[i][1].casefold(), papers[i].slug))
     position = {venue_id: rank for rank, venue_id in enumerate(catalog.venues)}
     last = len(position)
@@ -384,7 +340,7 @@ def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping
     for rank, title_rank in enumerate(by_venue):
         venue_rank[title_rank] = rank
     views = tuple(
-        _paper_view(papers[i], texts[i], venues, tags, authors, keys, title_rank, venue_rank[title_rank])
+        view_of(papers[i], texts[i], venues, tags, authors, keys, title_rank, venue_rank[title_rank])
         for title_rank, i in enumerate(by_title)
     )
     return views, [note for text in texts for note in text[4]]
@@ -394,11 +350,11 @@ _PaperText = tuple[str, str, str, str, tuple[str, ...]]
 
 
 def _paper_text_inputs(paper: Paper) -> tuple[object, ...]:
-    """All that ``_paper_text`` depends on (the build cache's key)."""
+    """All that ``paper_text`` depends on (the build cache's key)."""
     return paper.title, paper.abstract, paper.source or paper.slug, strict()
 
 
-def _paper_text(paper: Paper) -> _PaperText:
+def paper_text(paper: Paper) -> _PaperText:
     """(title HTML, title plain text, abstract HTML, abstract plain text, notes).
 
     The notes say which of the two texts could not be rendered (and is shown as plain text).
@@ -430,7 +386,7 @@ def _fallback_notes(source: str, part: str, failed: list[TextFallback]) -> tuple
     return (f"{source}: {part}: could not be rendered ({failed[0].error}); shown as plain text",)
 
 
-def _paper_view(paper: Paper, text: _PaperText, venues: Mapping[str, VenueRef],
+def view_of(paper: Paper, text: _PaperText, venues: Mapping[str, VenueRef],
                 tags: Mapping[str, TagRef], authors: Mapping[str, AuthorRef], keys: Mapping[str, str],
                 title_rank: int, venue_rank: int) -> PaperView:
     title_html, title_plain, abstract_html, abstract_plain, _notes = text
@@ -481,7 +437,7 @@ def _bar(count: int, largest: int) -> int:
     return min(100, -(-count * 100 // (largest * BAR_STEP)) * BAR_STEP)
 
 
-def _author_refs(spellings: Mapping[str, Counter[str]], people: Mapping[str, Person],
+def refs_of_authors(spellings: Mapping[str, Counter[str]], people: Mapping[str, Person],
                  min_papers: int = 1) -> dict[str, AuthorRef]:
     """One ref per author: a person of authors.toml under their name there, anyone else under
     the most frequent spelling (ties: first met); with a page when they have ``min_papers``

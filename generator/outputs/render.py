@@ -310,7 +310,7 @@ def _citations(context: Context) -> CitationIndex:
 
 def globals_with(globals_: dict[str, object], site: SiteData, citations: CitationIndex) -> dict[str, object]:
     """A build's ``site_globals`` for ``site``, its site with some papers replaced
-    (``derive.views.with_papers``), and that site's ``citations``: the rest is the build's."""
+    (``derive.edits.with_papers``), and that site's ``citations``: the rest is the build's."""
     return {**globals_, "data": site, "citations": citations}
 
 

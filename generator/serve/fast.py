@@ -5,7 +5,7 @@ catalog, derived views, citations, template globals, the Jinja environment). Whe
 of changes touches only existing paper files (``content/papers/<slug>.md``), the pipeline's
 own functions make their pages again: the loader reads and checks each file
 (``loader.read_paper``, against the catalog's venues, tags, people and other papers),
-``derive.views.paper_view`` and ``with_papers`` put the new views into the derived site,
+``derive.edits.paper_view`` and ``with_papers`` put the new views into the derived site,
 ``CitationIndex.with_papers`` gives the citations of that site, and
 ``outputs.pages.paper_pages`` plans the pages, rendered with the build's environment and
 globals. What depends on the whole catalog (related lists, list pages, author names) is
@@ -40,7 +40,8 @@ from ..content.duplicates import PaperKeys
 from ..content.loader import PaperChecks, duplicate_keys, is_leftover, read_paper
 from ..content.model import Paper
 from ..content.slugs import is_valid_slug
-from ..derive.views import PaperView, SiteData, paper_view, with_papers
+from ..derive.edits import paper_view, with_papers
+from ..derive.views import PaperView, SiteData
 from ..errors import Problems
 from ..options import BuildOptions, BuildReport, theme_of
 from ..outputs.pages import paper_pages

@@ -106,7 +106,7 @@ class CitationIndex:
 
     def with_papers(self, site: SiteData, views: Iterable[PaperView]) -> CitationIndex:
         """The index of ``site``, which is this index's with ``views`` in place of those
-        papers' (``derive.views.with_papers``): their keys made as every paper's, only their
+        papers' (``derive.edits.with_papers``): their keys made as every paper's, only their
         base keys computed again."""
         return CitationIndex(site, {**self.base_keys, **{view.slug: base_key(view) for view in views}})
 
