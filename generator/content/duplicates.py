@@ -91,6 +91,24 @@ def paper_keys(title: str, venue: str, authors: Sequence[str], abstract: str) ->
                      _digest(_abstract_key(folded)))
 
 
+class KeyIndex:
+    """Items (papers) by the keys ``DuplicateCheck`` compares of them: a paper's check can only
+    find it repeats those that share its title key or its abstract (``sharing``)."""
+
+    def __init__(self) -> None:
+        self._titles: dict[str, list] = {}
+        self._abstracts: dict[bytes, list] = {}
+
+    def add(self, item, keys: PaperKeys) -> None:
+        self._titles.setdefault(keys.title, []).append(item)
+        if keys.abstract:
+            self._abstracts.setdefault(keys.abstract, []).append(item)
+
+    def sharing(self, keys: PaperKeys) -> list:
+        """The items a paper of ``keys`` can repeat (an item may be named twice)."""
+        return self._titles.get(keys.title, []) + (self._abstracts.get(keys.abstract, []) if keys.abstract else [])
+
+
 @dataclass(frozen=True)
 class Repeat:
     """What a paper repeats of one seen before: ``exact`` or not, why, and the other's label."""

@@ -28,7 +28,7 @@ import stat
 import tomllib
 from pathlib import Path
 from dataclasses import dataclass, field
-from typing import AbstractSet, Any, Iterator, Mapping
+from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping
 
 from . import characters, debris, schema
 from ..errors import ContentError, Problem, Problems
@@ -190,6 +190,9 @@ class PaperChecks:
     check_refs: bool = True
     broken_venues: AbstractSet[str] = frozenset()
     duplicates: DuplicateCheck = field(default_factory=DuplicateCheck)
+    # When given: the papers to see (``seen``) just before a paper of these keys is checked,
+    # instead of every paper before it: those it can repeat (``duplicates.KeyIndex``).
+    earlier: Callable[[PaperKeys], Iterable[Paper]] | None = None
     owners: dict[str, Person] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -263,7 +266,10 @@ def check_paper(slug: str, label: str, fm: FrontMatter, problems: Problems, chec
             warnings.append(f"{label}: author {name!r} looks like several names; give each its own item "
                             "of authors")
     if "title" in clean and "venue" in clean:
-        for repeat in duplicates.check(label, clean["title"], clean["venue"], clean.get("authors", ()), abstract):
+        keys = paper_keys(clean["title"], clean["venue"], clean.get("authors", ()), abstract)
+        for other in checks.earlier(keys) if checks.earlier is not None else ():
+            checks.seen(other)
+        for repeat in duplicates.check_keys(label, keys):
             if repeat.exact:
                 problems.add(label, repeat.message(), line=fm.line_of("title"), field="title")
                 ok = False

@@ -36,7 +36,7 @@ import click
 from jinja2 import Environment, TemplateError
 
 from ..build import content_inputs, theme_sources
-from ..content.duplicates import PaperKeys
+from ..content.duplicates import KeyIndex, PaperKeys
 from ..content.loader import PaperChecks, duplicate_keys, is_leftover, read_paper
 from ..content.model import Paper
 from ..content.slugs import is_valid_slug
@@ -62,17 +62,20 @@ class Snapshot:
     derived: Derived
     env: Environment  # the templates the build rendered with
     seq: int  # changes counted before that build began reading the content
-    keys: dict[str, PaperKeys]  # slug -> what the duplicate check compares of the paper
+    papers: dict[str, Paper]  # slug -> the paper
+    index: KeyIndex  # the slugs by what the duplicate check compares of the papers
 
     @classmethod
     def of(cls, derived: Derived, seq: int, env: Environment, before: Snapshot | None = None) -> Snapshot:
-        """``before``: the previous snapshot, whose keys are kept when the catalog is the same."""
+        """``before``: the previous snapshot, whose index is kept when the catalog is the same."""
         papers = derived.catalog.papers
         if before is not None and before.derived.catalog is derived.catalog:
-            keys = before.keys
+            index = before.index
         else:
-            keys = {paper.slug: duplicate_keys(paper) for paper in papers}
-        return cls(derived=derived, env=env, seq=seq, keys=keys)
+            index = KeyIndex()
+            for paper in papers:
+                index.add(paper.slug, duplicate_keys(paper))
+        return cls(derived=derived, env=env, seq=seq, papers={p.slug: p for p in papers}, index=index)
 
 
 class FastPath:
@@ -127,9 +130,10 @@ class FastPath:
         slugs = self._edited_slugs(paths, snap)
         if not slugs:
             return SLOW
-        site = with_papers(snap.derived.site, (view for slug, view in edits.items() if slug not in slugs))
+        before = {slug: view for slug, view in edits.items() if slug not in slugs}
+        site = with_papers(snap.derived.site, before.values())
         warnings: list[str] = []
-        papers = self._read(slugs, snap, site, warnings)
+        papers = self._read(slugs, snap, {slug: view.paper for slug, view in before.items()}, warnings)
         views = {slug: paper_view(site, paper) for slug, paper in papers.items()}
         with self.lock:
             # A paper saved half-written (an editor writing in place, seen mid-write) or in
@@ -168,21 +172,29 @@ class FastPath:
                 continue
             if p.parent != self.papers or p.suffix != ".md" or not is_valid_slug(p.stem):
                 return None
-            if p.stem not in snap.keys or not p.is_file() or p.is_symlink():
+            if p.stem not in snap.papers or not p.is_file() or p.is_symlink():
                 return None  # an add, a delete, half a rename, or a link: the full build
             slugs.append(p.stem)
         return sorted(set(slugs))
 
-    def _read(self, slugs: list[str], snap: Snapshot, site: SiteData, warnings: list[str]) -> dict[str, Paper]:
+    def _read(self, slugs: list[str], snap: Snapshot, before: dict[str, Paper], warnings: list[str]) -> dict[str, Paper]:
         """The valid papers of ``slugs``, each file read and checked by the loader, against the
-        catalog's venues, tags and people and the other papers as they are now (``site``:
-        the snapshot's with the earlier edits)."""
+        catalog's venues, tags and people and the other papers as they are now (the
+        snapshot's with the ``before`` edits): those a paper can repeat (``KeyIndex``), in
+        the order the build reads them."""
         catalog = snap.derived.catalog
-        checks = PaperChecks(catalog.venues, catalog.tags, catalog.people)
-        edited = set(slugs)
-        for built, paper in zip(catalog.papers, site.catalog.papers):  # (in the same order)
-            if paper.slug not in edited:
-                checks.seen(paper, snap.keys[paper.slug] if paper is built else None)
+        edited = KeyIndex()
+        for slug, paper in before.items():
+            edited.add(slug, duplicate_keys(paper))
+        seen = set(slugs)  # (those of the batch are checked in turn)
+
+        def earlier(keys: PaperKeys) -> list[Paper]:
+            found = {slug for slug in snap.index.sharing(keys) if slug not in before} | set(edited.sharing(keys))
+            found -= seen
+            seen.update(found)
+            return [before.get(slug) or snap.papers[slug] for slug in sorted(found)]
+
+        checks = PaperChecks(catalog.venues, catalog.tags, catalog.people, earlier=earlier)
         found = {}
         for slug in slugs:
             paper = read_paper(self.papers / f"{slug}.md", Problems(), checks, root=self.content, warnings=warnings)
