@@ -131,10 +131,9 @@ class FastPath:
         if not slugs:
             return SLOW
         before = {slug: view for slug, view in edits.items() if slug not in slugs}
-        site = with_papers(snap.derived.site, before.values())
         warnings: list[str] = []
         papers = self._read(slugs, snap, {slug: view.paper for slug, view in before.items()}, warnings)
-        views = {slug: paper_view(site, paper) for slug, paper in papers.items()}
+        views = {slug: paper_view(snap.derived.site, paper) for slug, paper in papers.items()}
         with self.lock:
             # A paper saved half-written (an editor writing in place, seen mid-write) or in
             # error is "invalid" until a later save of it validates: edits of other papers,
@@ -147,7 +146,8 @@ class FastPath:
                     self.edits[slug] = (seq, views[slug])
             if self.invalid:
                 return INVALID  # a rebuild would fail: no page that it would not write
-        pages = self._render(with_papers(site, views.values()), {**edits, **views}, views, snap)
+        current = {**before, **views}
+        pages = self._render(with_papers(snap.derived.site, current.values()), current, views, snap)
         if pages is None:
             return SLOW
         if self._write(pages, seq):
