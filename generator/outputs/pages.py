@@ -275,10 +275,7 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
         "home_sessions": site.sessions.home if site.sessions else (),
         "home_session": site.sessions.shown_on_home if site.sessions else None})
     for paper in site.papers:
-        yield Page(paper.url, "paper.html", paper.title_plain,
-                   {"paper": paper, "related": site.related.get(paper.slug, ())[:RELATED_SHOWN],
-                    "topic": site.topics.of(paper.slug) if site.topics else None,
-                    "sessions": site.sessions.of(paper.slug) if site.sessions else ()})
+        yield from paper_pages(site, paper)
     yield Page(VENUES, "venues.html", "Venues", {"table": table})
     for venue in site.venues:
         context = {"venue": venue, "topic_mix": site.topics.mix(venue.ref.id) if site.topics else (),
@@ -327,6 +324,14 @@ def session_pages(site: SiteData) -> Iterator[Page]:
                 "subscriptions": subscriptions(SiteUrls.from_config(site.catalog.site))})
     for view in sessions.sessions:
         yield Page(view.url, "session.html", f"{view.title_plain} ({view.date.isoformat()})", {"session": view})
+
+
+def paper_pages(site: SiteData, paper: PaperView) -> Iterator[Page]:
+    """The pages of one paper of ``site``: what the build plans for each paper, and what the
+    preview renders again when the paper's file is saved (``serve.fast``)."""
+    yield Page(paper.url, "paper.html", paper.title_plain,
+               {"paper": paper, "related": site.related.get(paper.slug, ())[:RELATED_SHOWN],
+                "topic": site.topics.of(paper.slug) if site.topics else None})
 
 
 def grouped_list_pages(url: str, template: str, title: str, groups, context: dict[str, Any],
