@@ -432,6 +432,10 @@ def reading_list_shards(site: SiteData) -> list[list[PaperView]]:
 
 def reading_list_names(site: SiteData) -> dict[str, dict[str, Any]]:
     """The venues (``v``: id -> [name, full name, year]) and tags (``g``: id -> name) the
-    reading list's data files name by id (``render.reading_list_record``), once, on its page."""
-    return {"v": {v.ref.id: [v.ref.name, v.ref.full_name, v.ref.year] for v in site.venues},
-            "g": {t.ref.id: t.ref.name for t in site.tags}}
+    reading list's data files name by id (``render.reading_list_record``), once, on its page;
+    and each track other than the main conference as ``"<venue>/<track>"`` ("ACL 2022 Findings")."""
+    venues = {v.ref.id: [v.ref.name, v.ref.full_name, v.ref.year] for v in site.venues}
+    for p in site.papers:
+        if p.venue.track:
+            venues.setdefault(f"{p.venue.id}/{p.venue.track}", [p.venue.name, p.venue.full_name, p.venue.year])
+    return {"v": venues, "g": {t.ref.id: t.ref.name for t in site.tags}}

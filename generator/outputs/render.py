@@ -282,7 +282,8 @@ def reading_list_record(p: PaperView) -> dict[str, Any]:
     """``t`` title, ``a`` author names, ``u`` where each links (``AuthorRef.path``, their page
     below ``authors/``; else their own page, an http(s) URL; else ""), ``v`` the venue's id
     (the paper's page is ``papers/<v>/<slug>/``), ``g`` its tags' ids, ``p`` presentation,
-    ``x`` provisional and ``f`` the PDF's URL if set."""
+    ``x`` provisional, ``f`` the PDF's URL if set, and ``k`` the paper's track other than the
+    main conference ("findings": its badge and proceedings are ``names.v["<v>/<k>"]``)."""
     record: dict[str, Any] = {
         "t": p.title_plain,
         "a": [a.name for a in p.authors],
@@ -296,6 +297,8 @@ def reading_list_record(p: PaperView) -> dict[str, Any]:
         record["x"] = 1
     if p.pdf_url:  # the item's first action (derive.urls.pdf_url); without it, a title search
         record["f"] = p.pdf_url
+    if p.venue.track:  # badged "ACL 2022 Findings", never as the main conference
+        record["k"] = p.venue.track
     return record
 
 

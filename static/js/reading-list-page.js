@@ -44,7 +44,7 @@
   // A record as this page's build writes it (pages.reading_list_shards, render.py):
   // {t: title, a: author names, u: where each links ("<bucket>/<slug>", their page below
   // authors/; an http(s) URL, their own page; "" for none), v: venue id, g: tag ids,
-  // p?: presentation, x?: provisional, f?: PDF}. A data file cached from an older build may
+  // p?: presentation, x?: provisional, f?: PDF, k?: track}. A data file cached from an older build may
   // hold another shape: such a record is treated as missing, not used.
   function wellFormed(r) {
     return !!r && typeof r.t === "string" && Array.isArray(r.a) && Array.isArray(r.u) &&
@@ -139,7 +139,9 @@
   // A paper is a list item as list pages have it (static/js/paper-item.js fills the page's
   // <template>). Records: see reading_list_record in generator/outputs/render.py.
   function paperItem(entry, record) {
-    var venue = record ? names.v[record.v] || [record.v, "", 0] : null;
+    // a track's paper (k): its badge and proceedings, "ACL 2022 Findings" (pages.reading_list_names)
+    var venue = record ? (typeof record.k === "string" && names.v[record.v + "/" + record.k]) ||
+      names.v[record.v] || [record.v, "", 0] : null;
     var item = window.PapershelfItem.make(record ? {
       slug: entry.s,
       title: titleOf(entry, record),

@@ -1054,10 +1054,13 @@
   };
 
   // A whole result from its record: title, authors (linked to their pages, the person the
-  // query named marked), venue, year, tags, presentation, PDF.
+  // query named marked), venue, year, tags, presentation, PDF. A paper of a track (record
+  // "k", meta.tracks: shards.py) has the track's badge and proceedings ("ACL 2022 Findings"),
+  // never the main conference's; its venue (the filter, its page's URL) is still the venue.
   Service.prototype.describe = function (ref, terms, computed, people) {
     var engine = this.engine, meta = this.meta, d = engine.records[ref];
     var venue = meta.venues[engine.docCodes.venue[ref]], tags = [];
+    var track = typeof d.k === "number" && Array.isArray(meta.tracks) ? meta.tracks[d.k] || null : null;
     (d.g || []).forEach(function (g) { if (meta.tags[g]) tags.push(meta.tags[g].id); });
     var names = Array.isArray(d.a) ? d.a : [], paths = (Array.isArray(d.h) ? d.h : []).map(function (h, i) {
       return h === 1 ? namePath(names[i]) : typeof h === "string" ? h : null;
@@ -1073,6 +1076,7 @@
       }),
       venue: venue.id,
       year: venue.year,
+      track: track ? { name: track.name, full: track.full || track.name } : null,
       tags: tags,
       presentation: d.p || null,
       provisional: !!d.x,

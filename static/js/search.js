@@ -312,9 +312,10 @@
       authors: hit.authors.map(function (a) {
         return { name: a.name, marks: a.marks, href: a.path ? window.PapershelfItem.url("author", { path: a.path }) : null };
       }),
-      venue: {
-        id: hit.venue, name: own(names.venue, hit.venue) || hit.venue,
-        full: own(names.venueFull, hit.venue), year: own(names.venueYear, hit.venue) || hit.year,
+      venue: { // a track's paper: the track's badge and proceedings ("ACL 2022 Findings")
+        id: hit.venue, name: hit.track ? hit.track.name : own(names.venue, hit.venue) || hit.venue,
+        full: hit.track ? hit.track.full : own(names.venueFull, hit.venue),
+        year: own(names.venueYear, hit.venue) || hit.year,
       },
       presentation: hit.presentation,
       provisional: hit.provisional,

@@ -124,7 +124,8 @@ def display_record(view: PaperView) -> dict[str, object]:
     title, the paper's page (``s``) when the page cannot derive it from the title
     (``title_slug``), the authors (``a``) and where each has a page (``h``: its
     ``AuthorRef.path``, 1 where ``name_path`` gives it, 0 for none), the presentation (``p``), provisional (``x``), the PDF
-    (``f``, ``PaperView.pdf_url``), tags (``g``) and the sessions that discussed it (``d``), both
+    (``f``, ``PaperView.pdf_url``), tags (``g``), the sessions that discussed it (``d``) and its
+    track (``k``: its index in ``meta.json``'s "tracks", a paper of a track only), all three
     added by ``build_search``. The whole row
     from one file: no paper page is fetched. Plain text only, set with textContent."""
     record: dict[str, object] = {"t": view.title_plain}
@@ -260,6 +261,8 @@ def build_search(site: SiteData) -> dict[str, str]:
     # in another order says it ("g"), for the result to show them as the paper's page does.
     codes = [tag_codes[i] for i in order]
     chunks = max(1, -(-len(views) // DOC_CHUNK))
+    tracks = track_table(views)
+    track_of = {key: i for i, key in enumerate(tracks)}
     discussed = session_links(site)
     for n in range(chunks):
         records = []
@@ -269,6 +272,8 @@ def build_search(site: SiteData) -> dict[str, str]:
                 records[-1]["g"] = own
             if view.slug in discussed:
                 records[-1]["d"] = discussed[view.slug]
+            if view.venue.track:
+                records[-1]["k"] = track_of[(view.venue.id, view.venue.track)]
         files[f"search/docs/{n}.json"] = _dump(records)
     papers_of = [0] * len(site.venues)
     for view in views:
@@ -282,9 +287,21 @@ def build_search(site: SiteData) -> dict[str, str]:
     for path in sorted(files):
         digest.update(path.encode() + b"\0" + files[path].encode("utf-8") + b"\0")
     meta = _meta(site, digest.hexdigest()[:12], len(views), dict_starts)
-    meta.update({"n": papers_of, "people": people_count, "ids": id_count})
+    meta.update({"n": papers_of, "people": people_count, "ids": id_count,
+                 "tracks": [{"name": name, "full": full} for name, full in tracks.values()]})
     files["search/meta.json"] = _dump(meta)
     return files
+
+
+def track_table(views: list[PaperView]) -> dict[tuple[str, str], tuple[str, str]]:
+    """(badge name, proceedings) of each (venue, track) of the papers other than the main
+    conference ("ACL 2022 Findings"), in the papers' order: ``meta.json``'s "tracks"."""
+    table: dict[tuple[str, str], tuple[str, str]] = {}
+    for view in views:
+        ref = view.venue
+        if ref.track and (ref.id, ref.track) not in table:
+            table[(ref.id, ref.track)] = (ref.name, ref.full_name)
+    return table
 
 
 def _id_files(views: list[PaperView], files: dict[str, str]) -> int:
