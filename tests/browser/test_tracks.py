@@ -86,3 +86,51 @@ def test_a_venue_page_reads_as_a_table_of_contents(browser, tracks_site):
         assert page.evaluate("document.documentElement.scrollWidth") <= 320
     finally:
         context.close()
+
+
+SHOWN = """els => els.map(li => [li.dataset.slug,
+    li.querySelector('.badge-venue').textContent.trim(), li.querySelector('.badge-venue').getAttribute('href'),
+    new URLSearchParams(li.querySelector('.Z3988').title).get('rft.btitle')])"""
+
+
+def test_search_and_the_reading_list_badge_a_paper_as_its_track(browser, tracks_site, tmp_path):
+    """A Findings paper is "ACL 2022 Findings" in search results and on the reading list (its
+    COinS the Findings' proceedings), never the main conference; the venue filter still finds
+    it as of acl-2022, and its badge still opens the venue's page."""
+    from .test_reading_list_share import open_shared
+    from .test_search import open_search, results_for, search
+
+    site, srv = tracks_site
+    acl = [v for v in site.papers if v.venue.id == "acl-2022"]
+    findings = next(v for v in acl if v.title_plain.startswith("Does BERT"))
+    assert findings.venue.track == "findings" and findings.venue.name == "ACL 2022 Findings"
+
+    def want(view):
+        return [view.slug, view.venue.name, f"/venues/{view.venue.id}/", view.venue.full_name]
+
+    context = browser.new_context()
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        open_search(page, srv)
+        assert search(page, "Does BERT know ThingTalk")[0] == findings.slug
+        page.wait_for_selector(f'#search-results > li[data-slug="{findings.slug}"] .badge-venue')
+        badge = page.locator(f'#search-results > li[data-slug="{findings.slug}"] .badge-venue')
+        assert badge.inner_text() == "ACL 2022 Findings"
+        assert page.eval_on_selector_all("#search-results > li", SHOWN)[0] == want(findings)
+        page.locator("#search-results > li").first.screenshot(path=str(tmp_path / "search-findings.png"))
+        # every paper of the venue by the venue filter, each badged as its own track
+        open_search(page, srv, "venue=acl-2022")
+        slugs = results_for(page, "")
+        assert set(slugs) == {v.slug for v in acl}
+        by_slug = {v.slug: v for v in acl}
+        assert page.eval_on_selector_all("#search-results > li", SHOWN) == [want(by_slug[s]) for s in slugs]
+        # the reading list (a shared link) says the same
+        open_shared(page, srv, [v.slug for v in acl])
+        page.wait_for_function(f"document.querySelectorAll('#rl-items > li .badge-venue').length === {len(acl)}")
+        shown = page.eval_on_selector_all("#rl-items > li", SHOWN)
+        assert sorted(shown) == sorted(want(v) for v in acl)
+    finally:
+        context.close()
+    assert not errors, errors

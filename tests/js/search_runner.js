@@ -94,7 +94,8 @@ function fetches() {
       service.handle({ type: "init", base: "/" });
       return finished.then(function (message) {
         answer.fetches.push({ q: q, files: got, total: message.total, error: message.message || null,
-          slugs: (message.hits || []).map(function (h) { return h.slug; }) });
+          slugs: (message.hits || []).map(function (h) { return h.slug; }),
+          badges: (message.hits || []).map(function (h) { return [h.venue, h.track]; }) });
       });
     });
   }, Promise.resolve());

@@ -478,3 +478,43 @@ def test_author_pages_left_out_of_records_are_derived_alike(seed_site):
     assert json.loads(done.stdout) == [name_path(n) for n in names]
     derived = [a for p in site.papers for a in p.authors if a.path and a.path == name_path(a.name)]
     assert len(derived) > 20 and all(a.url.endswith(f"/{a.path}/") for a in derived)
+
+
+ACL_2022 = """---
+name: ACL 2022
+full_name: Annual Meeting of the Association for Computational Linguistics 2022
+year: 2022
+---
+"""
+
+
+def test_a_tracks_paper_is_badged_as_its_track_and_filtered_by_its_venue(tmp_path):
+    """A Findings paper's result reads "ACL 2022 Findings" with the Findings' proceedings
+    (meta.json "tracks", the record's "k"), never the main conference; a main-volume paper
+    its volume's proceedings; a paper of no track the venue's. The venue filter is by venue:
+    the Findings paper is of acl-2022, in the page's engine and the Python twin alike."""
+    content = ContentDir(tmp_path / "content")
+    content.write("venues/acl-2022.md", ACL_2022)
+    for slug, track in [("findings", "findings"), ("long", "long"), ("plain", None), ("demo", "demo")]:
+        content.add_paper(f"{slug}-parsing", paper_md(title=f"{slug.title()} dependency parsing", venue="acl-2022",
+                                                       extra=f"track: {track}" if track else ""))
+    content.add_paper("other-parsing", paper_md(title="Other dependency parsing"))
+    site = derive(load_catalog(content.root))
+    files = build_search(site)
+    root = write_files(files, tmp_path / "search-files")
+    meta = json.loads(files["search/meta.json"])
+    assert sorted(v["id"] for v in meta["venues"]) == ["acl-2022", "test-2024"]  # no track in the venue filter
+    assert len(meta["tracks"]) == 3
+    want = {v.slug: ["acl-2022", {"name": v.venue.name, "full": v.venue.full_name} if v.venue.track else None]
+            for v in site.papers if v.venue.id == "acl-2022"}
+    assert want["findings-parsing"][1]["name"] == "ACL 2022 Findings"
+    assert want["findings-parsing"][1]["full"].startswith("Findings of the Association for Computational Linguistics")
+    assert want["plain-parsing"] == ["acl-2022", None]
+    answer = run_node({"root": str(root), "fetches": ["parsing"]})["fetches"][0]
+    shown = dict(zip(answer["slugs"], answer["badges"]))
+    assert {s: shown[s] for s in want} == want
+    assert shown["other-parsing"] == ["test-2024", None]
+    engine = SearchEngine(files)
+    assert set(engine.search("parsing", venue="acl-2022").slugs) == set(want)
+    compare(root, engine, [{"q": "parsing", "filters": {"venue": "acl-2022"}}, {"q": "findings"},
+                           {"q": "parsing", "filters": {"venue": "test-2024"}}])
