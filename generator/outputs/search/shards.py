@@ -287,8 +287,9 @@ def build_search(site: SiteData) -> dict[str, str]:
     for path in sorted(files):
         digest.update(path.encode() + b"\0" + files[path].encode("utf-8") + b"\0")
     meta = _meta(site, digest.hexdigest()[:12], len(views), dict_starts)
-    meta.update({"n": papers_of, "people": people_count, "ids": id_count,
-                 "tracks": [{"name": name, "full": full} for name, full in tracks.values()]})
+    meta.update({"n": papers_of, "people": people_count, "ids": id_count})
+    if tracks:  # a catalog without tracks: no bytes
+        meta["tracks"] = [{"name": name, "full": full} for name, full in tracks.values()]
     files["search/meta.json"] = _dump(meta)
     return files
 
