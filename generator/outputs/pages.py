@@ -30,6 +30,7 @@ from ..content.model import PRESENTATIONS
 from ..derive.views import LIST_CONTROLS_MIN, Count, PaperList, PaperView, SiteData, paper_list
 from ..derive.browse import (VenueTable, author_letters, by_venue, by_year, grouped_pages, letter_nav, series_counts,
                              venue_table)
+from ..derive.urls import LIST_ROWS, LIST_ROWS_FOLDER, LIST_ROWS_SHARD, list_data
 from ..derive.urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, TOPICS, TRENDS, VENUES, YEARS,
                            author_letter_page, author_page, list_page, output_path, reading_list_data, section, tag_page,
                            topic_page, venue_page, year_page)
@@ -243,6 +244,18 @@ def sort_ranks(papers: Sequence[PaperView]) -> dict[str, SortRanks]:
     return {p.slug: SortRanks(year[p.slug], presentation[p.slug], added[p.slug]) for p in papers}
 
 
+@dataclass(frozen=True, slots=True)
+class ListData:
+    """Where static/js/list.js finds a list's sort and filter data (``outputs.list_data``):
+    paths relative to the site root; ``rows`` and ``tag`` are patterns ({k}, {n}; {id})."""
+
+    data: str  # this list's file
+    tag: str = list_data(tag_page("{id}"))  # a tag's list file (the tag filter)
+    rows: str = LIST_ROWS
+    rows_shard: int = LIST_ROWS_SHARD
+    rows_folder: int = LIST_ROWS_FOLDER
+
+
 def list_pages(url: str, template: str, title: str, listing: PaperList,
                context: dict[str, Any] | None = None, size: int = PAGE_SIZE) -> Iterator[Page]:
     """The pages of one paper list: ``papers`` (this page's), ``listing`` (the whole list),
@@ -259,6 +272,7 @@ def list_pages(url: str, template: str, title: str, listing: PaperList,
             "controls": controls,
             "papers": chunk,
             "pagination": p if p.count > 1 else None,
+            "list_data": ListData(list_data(url)),
         })
 
 
