@@ -85,7 +85,9 @@ def titles(page) -> list[str]:
 
 def show_everything(page) -> None:
     while page.locator(".list-more").is_visible():
+        before = page.locator("#paper-list > li").count()
         page.locator("#list-more").click()
+        page.wait_for_function(f"document.querySelectorAll('#paper-list > li').length > {before}")
 
 
 def wait_for_status(page) -> None:
@@ -175,7 +177,7 @@ def test_presentation_filter_with_a_tag_and_a_sort_lives_in_the_url(page, shelf)
     wait_for_status(page)
     show_everything(page)
     assert titles(page) == expected("title", kind="spotlight")
-    assert all(k == "spotlight" for k in page.eval_on_selector_all("#paper-list > li", "ls => ls.map(l => l.dataset.presentation)"))
+    assert set(page.eval_on_selector_all("#paper-list > li", "ls => ls.map(l => l.querySelector('.badge-venue + .badge').textContent)")) == {"Spotlight"}
 
     page.select_option("#list-tag", "graph-learning")
     page.select_option("#list-sort", "added")
@@ -203,6 +205,69 @@ def test_presentation_filter_with_a_tag_and_a_sort_lives_in_the_url(page, shelf)
     page.select_option("#list-presentation", "")  # back to the server's page, nothing in the URL
     assert titles(page) == [title_of(i) for i in range(PAGE_SIZE)]
     assert "?" not in page.url and page.locator(".pagination").is_visible()
+
+
+def requests_of(page) -> list[str]:
+    """The paths the page asks for from now on (a list the page appends to), but the favicon."""
+    asked: list[str] = []
+    page.on("request", lambda request: "favicon" in request.url
+            or asked.append(request.url.split("//", 1)[1].split("/", 1)[1]))
+    return asked
+
+
+def test_sorting_and_filtering_fetch_no_other_page_of_the_list(page, shelf):
+    """Issue 32: the list's data file, a tag's file for the tag filter, and the row files of
+    the papers shown: never the list's other pages."""
+    server, _ = shelf
+    page.goto(server.url("/papers/"))
+    asked = requests_of(page)
+    page.select_option("#list-sort", "venue")
+    wait_for_status(page)
+    assert titles(page) == expected("venue")[:PAGE_SIZE]
+    first = list(asked)
+    assert "papers/list.json.gz" in first and all(path.endswith(".json.gz") for path in first), first
+    rows = [path for path in first if path.startswith("lists/")]
+    assert 0 < len(rows) <= PAGE_SIZE and len(set(rows)) == len(rows)  # each row file once
+    show_everything(page)
+    assert [t for t in titles(page) if t.startswith("Paper")] == expected("venue")
+    page.select_option("#list-tag", "graph-learning")
+    page.select_option("#list-presentation", "spotlight")
+    page.select_option("#list-sort", "year")
+    wait_for_status(page)
+    assert titles(page) == expected("year", kind="spotlight", tag="graph-learning")
+    assert "tags/graph-learning/list.json.gz" in asked
+    assert asked.count("papers/list.json.gz") == 1
+    assert not [path for path in asked if "page/" in path or path.endswith((".html", "/"))], asked
+    rows = [path for path in asked if path.startswith("lists/")]
+    assert len(set(rows)) == len(rows)  # each row file once, however often the list changed
+
+
+def test_items_made_from_rows_are_the_servers_items(page, server, bundled_views):
+    """Every paper of the bundled catalog, sorted by venue: each item made in the browser from
+    its row is, node for node, the item the server rendered (math titles, badges, PDF or
+    title search, folded bylines)."""
+    page.goto(server.url("/papers/"))
+    # the server's items, without what the page's scripts added (Save buttons)
+    clean = """ls => ls.map(l => { const c = l.cloneNode(true); c.querySelectorAll('.save-button').forEach(b => b.remove());
+                                  c.removeAttribute('data-slug'); return c.outerHTML; })"""
+    page.wait_for_function("document.querySelector('#paper-list .save-button')")
+    served = page.eval_on_selector_all("#paper-list > li", clean)
+    assert len(served) == len(bundled_views().papers)
+    assert any("<math" in html for html in served) and any("find-link" in html for html in served)
+    page.select_option("#list-sort", "venue")
+    wait_for_status(page)
+    page.wait_for_function("document.querySelectorAll('#paper-list .save-button').length === document.querySelectorAll('#paper-list > li').length")
+    made = page.eval_on_selector_all("#paper-list > li", clean)
+    assert made != served and sorted(made) == sorted(served)
+
+
+def test_a_list_whose_data_cannot_be_loaded_says_so(page, shelf):
+    server, _ = shelf
+    page.route("**/list.json.gz", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(server.url("/papers/page/2/?sort=venue"))
+    page.wait_for_function("document.querySelector('#list-status').textContent.includes('could not be loaded')")
+    assert titles(page) == [title_of(i) for i in range(PAGE_SIZE, COUNT)] + [f"Zeta {j}" for j in range(8)]  # the page's own
+    assert page.locator(".pagination").is_visible()
 
 
 def test_controls_that_would_do_nothing_are_not_there(page, shelf, server):
