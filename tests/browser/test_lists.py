@@ -287,7 +287,7 @@ def test_controls_that_would_do_nothing_are_not_there(page, shelf, server):
 
 def test_venue_page_counts_presentations_in_their_order(page, server):
     page.goto(server.url("/papers/"))
-    venue_url = page.locator("#paper-list > li[data-presentation=oral] .badge-venue").first.get_attribute("href")
+    venue_url = page.locator("#paper-list > li:has(.badge-oral) .badge-venue").first.get_attribute("href")
     page.goto(server.url(venue_url))
     stats = page.locator(".page-header .stats .badge").all_inner_texts()
     kinds = [s.split()[1] for s in stats]
