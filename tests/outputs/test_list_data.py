@@ -1,0 +1,174 @@
+"""The files that sort and filter a list in the browser (issue 32, item 6: outputs/list_data.py):
+each list's data gives, for every sort its controls offer, the server's order (pages.sort_ranks),
+and each filter the server's counts; the rows say what the list items show; byte budgets on a
+synthetic catalog (sizes are deterministic: bench/list_bytes.py measures 10,000 and 100,000).
+"""
+
+from __future__ import annotations
+
+import datetime
+import gzip
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.content.loader import load_catalog
+from generator.derive.urls import PAPERS, list_data, list_rows, tag_page, venue_page
+from generator.derive.views import derive, paper_list
+from generator.outputs.list_data import ROW_SHARD, build_list_data
+from generator.outputs.pages import PAGE_SIZE, list_controls, sort_ranks
+from generator.outputs.render import byline
+
+from ..conftest import ContentDir, paper_md
+
+REPO = Path(__file__).resolve().parents[2]
+VENUES = {"test-2024": 2024, "work-2024": 2024, "other-2023": 2023, "old-2019": 2019}
+KINDS = ("oral", "spotlight", "poster", None)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """60 papers over four venues of three years, four presentations, dates added (every
+    fifth undated), two tags; titles not in slug order, one with math, one without authors."""
+    content = ContentDir(tmp_path_factory.mktemp("list-data") / "content")
+    for vid, year in VENUES.items():
+        if vid != "test-2024":
+            content.write(f"venues/{vid}.md", f'---\nname: "{vid.upper()}"\nfull_name: "{vid} Conference"\nyear: {year}\n---\n')
+    for i in range(60):
+        extra = []
+        if KINDS[i % 4]:
+            extra.append(f"presentation: {KINDS[i % 4]}")
+        if i % 5:
+            extra.append(f"added: {datetime.date(2024, 1, 1) + datetime.timedelta(days=(i * 11) % 40)}")
+        if i % 7 == 0:
+            extra.append(f'links:\n  pdf: "https://example.org/{i}.pdf"')
+        title = f"Study {(i * 37) % 60:02d} of graphs" + (r" with $\alpha$" if i == 3 else "")
+        content.add_paper(f"p-{i:02d}", paper_md(title=title, authors=() if i == 5 else tuple(f"Author {i % 9 + k}" for k in range(i % 6 + 1)),
+                                                 venue=list(VENUES)[i % 4], tags=("graph-learning",) if i % 3 else ("optimization",),
+                                                 body="Words.", extra="\n".join(extra)))
+    return derive(load_catalog(content.root))
+
+
+def files_of(site) -> dict[str, bytes]:
+    return dict(build_list_data(site))
+
+
+def data_of(files, url) -> dict:
+    data = json.loads(gzip.decompress(files[list_data(url)]))
+    at, ordinals = 0, []
+    for i, gap in enumerate(data["o"]):
+        at = at + gap if i else gap
+        ordinals.append(at)
+    data["ordinals"] = ordinals
+    return data
+
+
+def order(data, sort: str) -> list[int]:
+    """What static/js/list.js does: a stable sort of the list (by title) by the sort's group."""
+    group = {"title": lambda i: 0, "venue": lambda i: data["v"][i], "year": lambda i: -data["V"][data["v"][i]][2],
+             "presentation": lambda i: int(data["p"][i]), "added": lambda i: data["a"][i]}[sort]
+    return [data["ordinals"][i] for i in sorted(range(data["n"]), key=lambda i: (group(i), i))]
+
+
+def lists_of(site):
+    yield PAPERS, paper_list(site.papers)
+    for venue in site.venues:
+        yield venue_page(venue.ref.id), paper_list(venue.papers)
+    for tag in site.tags:
+        yield tag_page(tag.ref.id), paper_list(tag.papers, own_tag=tag.ref.id)
+
+
+def test_every_sort_a_list_offers_gives_the_servers_order(site):
+    files = files_of(site)
+    ranks = sort_ranks(site.papers)
+    server = {"title": lambda p: p.title_rank, "venue": lambda p: p.venue_rank, "year": lambda p: ranks[p.slug].year,
+              "presentation": lambda p: ranks[p.slug].presentation, "added": lambda p: ranks[p.slug].added}
+    checked = set()
+    for url, listing in lists_of(site):
+        data = data_of(files, url)
+        assert data["n"] == len(listing.papers)
+        assert data["ordinals"] == [p.title_rank for p in listing.papers]  # the server's pages, by title
+        for sort in list_controls(listing).sorts:
+            want = [p.title_rank for p in sorted(listing.papers, key=server[sort.value])]
+            assert order(data, sort.value) == want, (url, sort.value)
+            checked.add(sort.value)
+    assert checked == {"title", "venue", "year", "presentation", "added"}
+
+
+def test_filters_keep_what_the_servers_counts_say(site):
+    files = files_of(site)
+    data = data_of(files, PAPERS)
+    controls = list_controls(paper_list(site.papers))
+    for option in next(f for f in controls.filters if f.name == "presentation").options:
+        digit = str(data["P"].index(option.value))
+        assert sum(1 for d in data["p"] if d == digit) == option.count > 0
+    for option in next(f for f in controls.filters if f.name == "tag").options:
+        tagged = set(data_of(files, tag_page(option.value))["ordinals"])
+        assert len(tagged & set(data["ordinals"])) == option.count > 0
+
+
+def test_rows_say_what_the_items_show(site):
+    files = files_of(site)
+    venues = data_of(files, PAPERS)["V"]
+    assert len([p for p in files if p.startswith("lists/")]) == -(-len(site.papers) // ROW_SHARD)
+    shown = set()
+    for p in site.papers:
+        rows = json.loads(gzip.decompress(files[list_rows(p.title_rank // ROW_SHARD)]))
+        row = rows[p.title_rank % ROW_SHARD]
+        assert venues[row[0]][:2] == [p.venue.id, p.venue.name] and row[1] == p.slug and row[2] == p.title_plain
+        assert row[3] == byline(p) and row[5] == int(p.provisional) and row[6] == (p.pdf_url or "")
+        kind = (["oral", "spotlight", "poster"] + [None])[row[4]]
+        assert kind == p.presentation
+        if len(row) > 7:
+            assert row[7] == str(p.title_html) and "<math" in row[7]
+            shown.add("math")
+        shown.update({"pdf" if row[6] else "find", "unknown" if not row[3] else "byline", "…" if "…" in row[3] else ""})
+    assert shown >= {"math", "pdf", "find", "unknown", "byline", "…"}
+
+
+def test_the_files_are_the_same_bytes_each_build(site):
+    assert files_of(site) == files_of(site)
+
+
+# ------------------------------------------------------------------------- budgets
+
+PAPERS_SYNTH = 300
+# Measured on bench/synth.py's catalog of 300 papers (seed 0) when set, ~10% headroom (at
+# 10,000 papers: 105 bytes of rows a paper; 12.5 kB for all papers' data; bench/SIZE.md):
+ROWS_PER_PAPER = 106  # bytes of row files a paper (measured 96.2)
+ROW_FILE = 1_830  # the largest row file (measured 1,665): a page of results fetches at most PAGE_SIZE
+DATA_PER_LISTING = 10.6  # bytes of list data a paper a list it is on (measured 9.6)
+ALL_PAPERS_DATA = 620  # the data file of the list of all papers (measured 562)
+
+
+def _synth():
+    spec = importlib.util.spec_from_file_location("bench_synth_lists", REPO / "bench" / "synth.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def synth_files(tmp_path_factory):
+    content = _synth().generate(PAPERS_SYNTH, tmp_path_factory.mktemp("list-budget") / "content", seed=0)
+    site = derive(load_catalog(content))
+    return site, files_of(site)
+
+
+@pytest.mark.slow
+def test_list_files_stay_within_their_budget(synth_files):
+    site, files = synth_files
+    rows = sum(len(data) for path, data in files.items() if path.startswith("lists/"))
+    data = {path: len(b) for path, b in files.items() if not path.startswith("lists/")}
+    listed = sum(len(listing.papers) for _, listing in lists_of(site)) + sum(
+        len(t.papers) for t in (site.topics.topics if site.topics else ()))
+    assert rows / len(site.papers) <= ROWS_PER_PAPER
+    assert sum(data.values()) / listed <= DATA_PER_LISTING
+    assert data[list_data(PAPERS)] <= ALL_PAPERS_DATA
+    largest = sorted((len(b) for path, b in files.items() if path.startswith("lists/")), reverse=True)
+    assert len(largest) < PAGE_SIZE  # so the worst page of rows: every file, at 1.7 kB a file
+    assert max(largest) <= ROW_FILE
