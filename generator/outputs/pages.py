@@ -250,14 +250,19 @@ class ListData:
     paths relative to the site root; ``rows`` and ``tag`` are patterns ({k}, {n}; {id})."""
 
     data: str  # this list's file
+    # "Find in these papers": the search page's filters that hold the list to its papers
+    # (("venue", id), ("tag", id); () for all papers); None: no such form (a topic's list)
+    search: tuple[tuple[str, str], ...] | None = None
     tag: str = list_data(tag_page("{id}"))  # a tag's list file (the tag filter)
+    search_url: str = SEARCH
     rows: str = LIST_ROWS
     rows_shard: int = LIST_ROWS_SHARD
     rows_folder: int = LIST_ROWS_FOLDER
 
 
 def list_pages(url: str, template: str, title: str, listing: PaperList,
-               context: dict[str, Any] | None = None, size: int = PAGE_SIZE) -> Iterator[Page]:
+               context: dict[str, Any] | None = None, size: int = PAGE_SIZE,
+               search: tuple[tuple[str, str], ...] | None = None) -> Iterator[Page]:
     """The pages of one paper list: ``papers`` (this page's), ``listing`` (the whole list),
     ``controls`` (its ``ListControls``) and ``pagination`` (None when the list fits on one
     page) join ``context``."""
@@ -272,7 +277,7 @@ def list_pages(url: str, template: str, title: str, listing: PaperList,
             "controls": controls,
             "papers": chunk,
             "pagination": p if p.count > 1 else None,
-            "list_data": ListData(list_data(url)),
+            "list_data": ListData(list_data(url), search),
         })
 
 
@@ -290,13 +295,15 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
     for venue in site.venues:
         yield from list_pages(venue_page(venue.ref.id), "venue.html", venue.ref.name, paper_list(venue.papers),
                               {"venue": venue, "topic_mix": site.topics.mix(venue.ref.id) if site.topics else (),
-                               "series": table.row_of[venue.ref.id], "year_url": year_page(venue.ref.year)})
+                               "series": table.row_of[venue.ref.id], "year_url": year_page(venue.ref.year)},
+                              search=(("venue", venue.ref.id),))
     yield from year_pages(site, table)
     yield Page(TAGS, "tags.html", "Tags")
     for tag in site.tags:
         yield from list_pages(tag_page(tag.ref.id), "tag.html", tag.ref.name,
                               paper_list(tag.papers, own_tag=tag.ref.id),
-                              {"tag": tag, "years": site.trends.of_tag(tag.ref.id) if site.trends else None})
+                              {"tag": tag, "years": site.trends.of_tag(tag.ref.id) if site.trends else None},
+                              search=(("tag", tag.ref.id),))
     # Topics found in the texts (derive/topics.py) and the trends by year (derive/trends.py).
     yield Page(TOPICS, "topics.html", "Topics", {"topics": site.topics.index if site.topics else None})
     for topic in site.topics.topics if site.topics else ():
@@ -308,7 +315,7 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
         yield from grouped_list_pages(author_page(author.ref.slug), "author.html", author.ref.name, by_year(author.papers),
                                       {"author": author, "own": author.ref.slug,
                                        "series": series_counts(author.papers, table)})
-    yield from list_pages(PAPERS, "papers.html", "All papers", paper_list(site.papers))
+    yield from list_pages(PAPERS, "papers.html", "All papers", paper_list(site.papers), search=())
     shards = reading_list_shards(site)
     yield Page(READING_LIST, "reading_list.html", "Reading list",
                {"shard_count": len(shards), "names": reading_list_names(site)})

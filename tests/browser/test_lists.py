@@ -270,6 +270,20 @@ def test_a_list_whose_data_cannot_be_loaded_says_so(page, shelf):
     assert page.locator(".pagination").is_visible()
 
 
+def test_find_in_these_papers_is_the_search_held_to_the_list(page, shelf):
+    """The text filter of a list: the search page with the list's venue or tag (a GET form,
+    no script needed), whose cost is the search's, not the list's."""
+    server, _ = shelf
+    page.route("**/search/**", lambda route: route.fulfill(status=200, content_type="text/html", body="<p>search</p>"))
+    for url, held in (("/tags/machine-learning/", "&tag=machine-learning"), ("/venues/work-2024/", "&venue=work-2024"),
+                      ("/papers/page/2/", "")):
+        page.goto(server.url(url))
+        page.fill("#list-find", "zeta graphs")
+        page.press("#list-find", "Enter")
+        page.wait_for_url("**/search/**")
+        assert page.url == server.url("/search/?q=zeta+graphs" + held)
+
+
 def test_controls_that_would_do_nothing_are_not_there(page, shelf, server):
     shelf_server, _ = shelf
     page.goto(shelf_server.url("/venues/test-2024/"))  # one venue, one year
