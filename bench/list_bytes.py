@@ -42,7 +42,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from generator.content.loader import load_catalog  # noqa: E402
-from generator.derive.urls import PAPERS, list_data, list_rows, tag_page  # noqa: E402
+from generator.derive.urls import LIST_VENUES, PAPERS, list_data, list_rows, tag_page  # noqa: E402
 from generator.derive.views import derive  # noqa: E402
 from generator.outputs.list_data import ROW_SHARD, build_list_data  # noqa: E402
 from generator.outputs.pages import PAGE_SIZE, plan_pages  # noqa: E402
@@ -114,7 +114,7 @@ def prepare(content: Path, out: Path) -> tuple[dict, list[dict]]:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
         files += 1
-        if path.startswith("lists/"):
+        if path.startswith("lists/") and path != LIST_VENUES:
             rows_bytes += len(data)
         else:
             data_bytes += len(data)
@@ -199,6 +199,7 @@ def measure_python(server: Server, changes: list[dict], out: Path) -> None:
 
     def data_of(path: str) -> dict:
         data = json.loads(gzip.decompress(get(path)))
+        data["V"] = json.loads(gzip.decompress(get(LIST_VENUES)))
         at, ordinals = 0, []
         for i, gap in enumerate(data["o"]):
             at = at + gap if i else gap

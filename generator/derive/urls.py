@@ -211,6 +211,7 @@ def tag_feed_path(tag_id: str) -> str:
 LIST_ROWS_SHARD = 16  # papers (consecutive by title) a row file of the lists holds
 LIST_ROWS_FOLDER = 1000  # row files a folder of lists/ holds (the widest folder stays small)
 LIST_ROWS = "lists/{k}/{n}.json.gz"  # row file n, in folder k = n // LIST_ROWS_FOLDER
+LIST_VENUES = "lists/venues.json.gz"  # the venues the lists' data and rows name by index
 
 
 def list_data(list_url: str) -> str:

@@ -11,9 +11,9 @@ papers), whatever its length (a tag filter on another list reads a tag's file):
 - ``n``: how many papers; ``o``: their ordinals (a paper's place in the catalog by title,
   ``PaperView.title_rank``), ascending, as gaps (the first is the ordinal itself): the list
   by title, the server's order; runs of 1 compress to nothing (all papers: ~0.5 kB).
-- ``V``: the catalog's venues in the venue order (``PaperView.venue_rank``), each ``[id,
-  name, year]`` (the rows name venues by index); ``v``: each paper's venue as an index into
-  ``V`` (when the list sorts by venue or year).
+- ``v``: each paper's venue as an index into ``lists/venues.json.gz`` (``urls.LIST_VENUES``:
+  the catalog's venues in the venue order, ``PaperView.venue_rank``, each ``[id, name,
+  year]``, one file that the rows name venues by too) (when the list sorts by venue or year).
 - ``P``: ``PRESENTATIONS``; ``p``: each paper's presentation, a digit a paper: its index in
   ``P``, or ``len(P)`` for none (when the list sorts or filters by presentation).
 - ``A``: the dates papers were added, newest first; ``a``: each paper's index into ``A``,
@@ -37,13 +37,13 @@ are deterministic (same catalog, same bytes).
 from __future__ import annotations
 
 import json
-from typing import Iterator, Sequence
+from typing import Iterator
 
 from markupsafe import escape
 
 from ..content.model import PRESENTATIONS
 from ..derive.urls import LIST_ROWS_SHARD as ROW_SHARD
-from ..derive.urls import PAPERS, list_data, list_rows, tag_page, topic_page, venue_page
+from ..derive.urls import LIST_VENUES, PAPERS, list_data, list_rows, tag_page, topic_page, venue_page
 from ..derive.views import PaperList, PaperView, SiteData, paper_list
 from .catalog import gzip_bytes
 from .pages import SORT_ADDED, SORT_PRESENTATION, SORT_VENUE, SORT_YEAR, list_controls
@@ -69,7 +69,7 @@ def _json(data) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def list_record(listing: PaperList, venues: Sequence, venue_index: dict[str, int]) -> dict:
+def list_record(listing: PaperList, venue_index: dict[str, int]) -> dict:
     """The data of one list (see the module's doc), as a JSON-ready dict."""
     papers = listing.papers
     controls = list_controls(listing)
@@ -78,8 +78,7 @@ def list_record(listing: PaperList, venues: Sequence, venue_index: dict[str, int
     for i, p in enumerate(papers):
         gaps.append(p.title_rank - last if i else p.title_rank)
         last = p.title_rank
-    record: dict = {"n": len(papers), "o": gaps, "V": [[v.ref.id, v.ref.name, v.ref.year] for v in venues],
-                    "P": list(PRESENTATIONS)}
+    record: dict = {"n": len(papers), "o": gaps, "P": list(PRESENTATIONS)}
     if sorts & {SORT_VENUE, SORT_YEAR}:
         record["v"] = [venue_index[p.venue.id] for p in papers]
     if SORT_PRESENTATION in sorts or controls.presentations:
@@ -104,8 +103,9 @@ def build_list_data(site: SiteData) -> Iterator[tuple[str, bytes]]:
     """Every list's data file and the row files, by path, gzip."""
     venues = _venue_order(site)
     venue_index = {v.ref.id: i for i, v in enumerate(venues)}
+    yield LIST_VENUES, gzip_bytes(_json([[v.ref.id, v.ref.name, v.ref.year] for v in venues]))
     for url, listing in paper_lists(site):
-        yield list_data(url), gzip_bytes(_json(list_record(listing, venues, venue_index)))
+        yield list_data(url), gzip_bytes(_json(list_record(listing, venue_index)))
     papers = site.papers
     for start in range(0, len(papers), ROW_SHARD):
         rows = [row_record(p, venue_index) for p in papers[start:start + ROW_SHARD]]

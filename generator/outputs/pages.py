@@ -30,7 +30,7 @@ from ..content.model import PRESENTATIONS
 from ..derive.views import LIST_CONTROLS_MIN, Count, PaperList, PaperView, SiteData, paper_list
 from ..derive.browse import (VenueTable, author_letters, by_venue, by_year, grouped_pages, letter_nav, series_counts,
                              venue_table)
-from ..derive.urls import LIST_ROWS, LIST_ROWS_FOLDER, LIST_ROWS_SHARD, list_data
+from ..derive.urls import LIST_ROWS, LIST_ROWS_FOLDER, LIST_ROWS_SHARD, LIST_VENUES, list_data
 from ..derive.urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, TOPICS, TRENDS, VENUES, YEARS,
                            author_letter_page, author_page, list_page, output_path, reading_list_data, section, tag_page,
                            topic_page, venue_page, year_page)
@@ -256,6 +256,7 @@ class ListData:
     tag: str = list_data(tag_page("{id}"))  # a tag's list file (the tag filter)
     search_url: str = SEARCH
     rows: str = LIST_ROWS
+    venues: str = LIST_VENUES
     rows_shard: int = LIST_ROWS_SHARD
     rows_folder: int = LIST_ROWS_FOLDER
 

@@ -222,8 +222,10 @@
   function select(s) {
     var tagFilter = s.filters.filter(function (f) { return f[1] && f[0].name === "tag"; })[0];
     var tagUrl = tagFilter && fill(section.getAttribute("data-list-tag-data"), { id: tagFilter[1] });
-    return Promise.all([listData(dataUrl), tagUrl ? listData(tagUrl) : null]).then(function (loaded) {
+    var venues = fetchJSON(section.getAttribute("data-list-venues"));
+    return Promise.all([listData(dataUrl), tagUrl ? listData(tagUrl) : null, venues]).then(function (loaded) {
       var data = loaded[0], tagged = loaded[1] && new Set(loaded[1].ordinals);
+      data.V = loaded[2];
       var keep = [];
       var presentation = s.filters.filter(function (f) { return f[1] && f[0].name === "presentation"; })[0];
       var digit = presentation ? String(data.P.indexOf(presentation[1])) : null;
