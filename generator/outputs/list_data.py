@@ -5,8 +5,8 @@ JavaScript needed). Sorting or filtering the whole list in the browser used to f
 page of it: megabytes for the list of all papers at 100,000. Instead, static/js/list.js
 fetches two kinds of small files, gzip (as the search's numbered files: ``gzip_bytes``):
 
-``<list>/list.json.gz`` (``urls.list_data``), one per paper list (venue, tag, topic, all
-papers), whatever its length (a tag filter on another list reads a tag's file):
+``<list>/list.json.gz`` (``urls.list_data``), one per paper list with controls (venue, tag,
+topic, all papers), and one for every tag (a tag filter on another list reads a tag's file):
 
 - ``n``: how many papers; ``o``: their ordinals (a paper's place in the catalog by title,
   ``PaperView.title_rank``), ascending, as gaps (the first is the ordinal itself): the list
@@ -104,8 +104,10 @@ def build_list_data(site: SiteData) -> Iterator[tuple[str, bytes]]:
     venues = _venue_order(site)
     venue_index = {v.ref.id: i for i, v in enumerate(venues)}
     yield LIST_VENUES, gzip_bytes(_json([[v.ref.id, v.ref.name, v.ref.year] for v in venues]))
+    tags = {tag_page(tag.ref.id) for tag in site.tags}
     for url, listing in paper_lists(site):
-        yield list_data(url), gzip_bytes(_json(list_record(listing, venue_index)))
+        if url in tags or list_controls(listing).shown:  # a tag's for the tag filter of other lists
+            yield list_data(url), gzip_bytes(_json(list_record(listing, venue_index)))
     papers = site.papers
     for start in range(0, len(papers), ROW_SHARD):
         rows = [row_record(p, venue_index) for p in papers[start:start + ROW_SHARD]]

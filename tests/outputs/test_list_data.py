@@ -89,6 +89,9 @@ def test_every_sort_a_list_offers_gives_the_servers_order(site):
               "presentation": lambda p: ranks[p.slug].presentation, "added": lambda p: ranks[p.slug].added}
     checked = set()
     for url, listing in lists_of(site):
+        if list_data(url) not in files:  # a list without controls (a tag's always has a file)
+            assert not list_controls(listing).shown and not url.startswith("tags/")
+            continue
         data = data_of(files, url)
         assert data["n"] == len(listing.papers)
         assert data["ordinals"] == [p.title_rank for p in listing.papers]  # the server's pages, by title
