@@ -14,8 +14,9 @@ are the order.
 Paper lists (a venue's, a tag's, an author's, all papers) are split into pages of
 ``PAGE_SIZE`` papers, by title: the first page at the list's URL, the others at
 ``<url>page/<n>/``. Every paper is reachable without JavaScript, and no page grows with
-the catalog; ``static/js/list.js`` adds sorting and filtering over the whole list (it
-fetches the other pages of a long list when asked to) and the list's keyboard moves.
+the catalog; ``static/js/list.js`` adds sorting and filtering over the whole list (from the
+list's data file and the rows of the papers it shows, ``outputs.list_data``: never the
+list's other pages) and the list's keyboard moves.
 ``list_controls`` says which sorts and filters a list offers, ``sort_ranks`` where each
 paper falls in each sort order.
 """
@@ -108,8 +109,8 @@ def paginate(base_url: str, total: int, size: int = PAGE_SIZE) -> list[Paginatio
 
 @dataclass(frozen=True, slots=True)
 class SortOption:
-    """One order of a list's sort control. static/js/list.js orders the items by their
-    ``data-<value>-rank`` (``SortRanks``) and says ``describe`` in the list's status."""
+    """One order of a list's sort control: a group, then title (``SortRanks``; static/js/list.js
+    sorts by the group the list's data file gives) and says ``describe`` in the list's status."""
 
     value: str  # the URL's ?sort= value ("title" is the server's order and no parameter)
     label: str
