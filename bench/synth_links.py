@@ -37,7 +37,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from generator.content.slugs import ascii_fold
+from generator.content.words import ascii_fold
 
 from synth_venues import MONTHS, PMLR_VOLUMES, VenueYear, roman
 

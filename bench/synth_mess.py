@@ -30,7 +30,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, fields, replace
 
-from generator.content.slugs import ascii_fold
+from generator.content.words import ascii_fold
 
 Entry = tuple[str, str, str]  # (given, family, literal)
 

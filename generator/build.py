@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from .errors import OutputError
+from .derive.sessions import clock_inputs
 from .options import LUNR_JS_OUTPUT, BuildOptions, BuildReport, Sources, Theme, theme_of
 from .write.freshness import VERSION_CONTROL, Inputs, build_inputs, content_fingerprint
 from .write.manifest import MARKER, built_from, still_as_built
@@ -74,12 +75,13 @@ def build(options: BuildOptions, keep: Callable[[Derived], None] | None = None,
 
 def inputs_of(options: BuildOptions, theme: Theme) -> Inputs:
     """The fingerprints of what a build of ``options`` reads (``freshness.Inputs``)."""
-    return build_inputs(options.content, theme.template_inputs, theme.static_inputs, [options.base_url])
+    return build_inputs(options.content, theme.template_inputs, theme.static_inputs,
+                        [options.base_url, *clock_inputs(options.content)])
 
 
 def content_inputs(options: BuildOptions) -> str:
     """``inputs_of(options).content`` alone: what the derived data depend on."""
-    return content_fingerprint(options.content, [options.base_url])
+    return content_fingerprint(options.content, [options.base_url, *clock_inputs(options.content)])
 
 
 @contextmanager

@@ -173,6 +173,13 @@ def check(content: Path, base_url: str | None) -> None:
                + (f"; {len(catalog.warnings):,} warnings." if catalog.warnings else "."))
     for warning in catalog.warnings:  # every one: the build shows only the first few
         click.echo(click.style("Warning: ", fg="yellow", bold=True) + warning, err=True)
+    from .derive.people import people_report
+
+    merges, homonyms = people_report(catalog.papers, catalog.people, catalog.venues)  # issue 36: who is one person
+    for merge in merges:
+        click.echo("Merged: " + merge)
+    for homonym in homonyms:
+        click.echo("Two people? " + homonym)
 
 
 @main.group("import")
@@ -234,18 +241,56 @@ _record_import("arxiv", "arxiv", "import_arxiv", "its journal reference, else ar
 @click.option("--venue", default=None, metavar="ID", help="Put every paper in this venue (an id from content/venues/).")
 @CONTENT_OPTION
 @click.option("--force", is_flag=True, help="Overwrite paper files that were edited since the last import.")
-def add_command(ids: tuple[str, ...], venue: str | None, content: Path, force: bool) -> None:
+@click.option("--session", "session_date", default=None, metavar="DATE",
+              help="Put the papers on the session of DATE (YYYY-MM-DD; its file is created if needed).")
+def add_command(ids: tuple[str, ...], venue: str | None, content: Path, force: bool, session_date: str | None) -> None:
     """Fetch papers by arXiv id, DOI or OpenReview forum id/URL and add them to the catalog.
 
     Needs the network (arXiv's API, doi.org, OpenReview's API); nothing is written if any fails.
     """
     from .importers.fetch import add_papers
+    from .importers.sessions import attach_papers, session_day
+    from .errors import Problems
 
+    if session_date is not None:  # a wrong date stops the run before any request
+        problems = Problems()
+        session_day(session_date, problems, "papershelf add --session")
+        try:
+            problems.raise_if_any()
+        except ContentError as exc:
+            _fail(str(exc))
     try:
         report = add_papers(list(ids), content, venue=venue, force=force)
+        click.echo(report.summary())
+        if session_date is not None and report.papers:
+            path, created = attach_papers(content, session_date, [p.slug for p in report.papers])
+            click.echo(f"{'Wrote' if created else 'Added the papers to'} the session {path}.")
     except ContentError as exc:
         _fail(str(exc))
-    click.echo(report.summary())
+
+
+@main.group("session")
+def session_group() -> None:
+    """The reading group's sessions (content/sessions/)."""
+
+
+@session_group.command("add")
+@click.argument("date")
+@click.option("--paper", "papers", multiple=True, metavar="ID", help="A paper discussed (repeat for more).")
+@click.option("--presenter", "presenters", multiple=True, metavar="NAME", help="Who presents (repeat for more).")
+@click.option("--time", "start", default=None, metavar="HH:MM", help="When it starts, in site.toml's timezone.")
+@click.option("--title", default="", help="What the session is called (default: its papers' titles).")
+@CONTENT_OPTION
+def session_add_command(date: str, papers: tuple[str, ...], presenters: tuple[str, ...], start: str | None,
+                        title: str, content: Path) -> None:
+    """Write content/sessions/DATE.md (DATE: YYYY-MM-DD); refuses one that exists."""
+    from .importers.sessions import add_session
+
+    try:
+        path = add_session(content, date, list(papers), list(presenters), start, title)
+    except ContentError as exc:
+        _fail(str(exc))
+    click.echo(f"Wrote {path}: add the notes below its front matter.")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -19,6 +19,7 @@ from .outputs.assets import served
 from .outputs.citations import CitationIndex
 from .content.model import Catalog
 from .derive.urls import PAPERS
+from .derive.people import merge_note
 from .derive.views import SiteData, derive
 from .outputs.catalog import catalog_exports, catalog_files
 from .outputs.exports import iter_exports
@@ -94,6 +95,7 @@ def prepare(options: BuildOptions, report: BuildReport, lap: Callable[[str], Non
             citations.for_paper(view)
         report.notes.extend(export_notes(citations))
         report.notes.extend(filter(None, [catch_all_note(catalog)]))
+        report.notes.extend(filter(None, [merge_note(site.merges)]))
         lap("citations")
     return Derived(catalog, site, citations, site_globals(site, citations), inputs)
 
@@ -114,6 +116,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
         report.warnings.extend(derived.site.warnings)  # said again, as a build that derived would
         report.notes.extend(export_notes(derived.citations))
         report.notes.extend(filter(None, [catch_all_note(derived.catalog)]))
+        report.notes.extend(filter(None, [merge_note(derived.site.merges)]))
         lap("reuse")
     else:
         derived = prepare(options, report, lap, inputs.content)

@@ -23,6 +23,7 @@ EXPECTED = {
     ".gitignore", ".github/workflows/pages.yml", "README.md", "netlify.toml", "requirements.txt",
     "content/site.toml", "content/tags.toml", "content/venues/iclr-2024.md",
     "content/papers/statistically-optimal-k-means-clustering-via-nonnegative-low-rank-semidefinite.md",
+    "content/sessions/example-session.md",  # issue 34: one example session
 }
 
 

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python bench/search/index_bytes.py SITE_DIR [query ...]
+    .venv/bin/python bench/search/index_bytes.py SITE_DIR [query ...]   (after transfer.py's set)
 
 SITE_DIR holds ``search/`` (a built site, or the files of ``build_search`` written out).
 For each query (by default ``transfer.py``'s set), the page's own service
@@ -32,12 +32,9 @@ def main() -> None:
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
     root = Path(sys.argv[1])
-    if len(sys.argv) > 2:
-        queries = sys.argv[2:]
-    else:
-        from transfer import QUERIES
+    from transfer import QUERIES
 
-        queries = list(QUERIES.values())
+    queries = list(QUERIES.values()) + sys.argv[2:]  # transfer.py's set, then the given ones
     done = subprocess.run(["node", str(RUNNER)], input=json.dumps({"root": str(root), "fetches": queries}),
                           capture_output=True, text=True, check=True)
     sizes: dict[str, int] = {}
@@ -47,7 +44,8 @@ def main() -> None:
         counts: collections.Counter = collections.Counter()
         for path in item["files"]:
             if path not in sizes:
-                sizes[path] = len(gzip.compress((root / path).read_bytes(), 6))
+                data = (root / path).read_bytes()  # a stored .gz file goes as it is
+                sizes[path] = len(data) if path.endswith(".gz") else len(gzip.compress(data, 6))
             kind = path.split("/")[1]
             kinds[kind] += sizes[path]
             counts[kind] += 1
@@ -56,6 +54,18 @@ def main() -> None:
         parts = ", ".join(f"{k} {counts[k]}: {v / 1000:.1f}" for k, v in sorted(kinds.items()))
         print(f"{item['q'][:40]:40} {item['total']:7} papers  {total / 1000:6.1f} kB  ({parts})", flush=True)
     print(f"median {statistics.median(totals) / 1000:.1f} kB, max {max(totals) / 1000:.1f} kB")
+    # A query typed letter by letter: one page, each file once.
+    from transfer import TYPED
+
+    steps = [TYPED[:i] for i in range(1, len(TYPED) + 1)]
+    done = subprocess.run(["node", str(RUNNER)], input=json.dumps({"root": str(root), "typed": steps}),
+                          capture_output=True, text=True, check=True)
+    files = set(json.loads(done.stdout)["typed"]["files"])
+    for path in files:
+        if path not in sizes:
+            data = (root / path).read_bytes()
+            sizes[path] = len(data) if path.endswith(".gz") else len(gzip.compress(data, 6))
+    print(f"typed letter by letter {TYPED!r}: {len(files)} files, {sum(sizes[p] for p in files) / 1000:.1f} kB")
 
 
 if __name__ == "__main__":

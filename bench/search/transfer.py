@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -63,6 +64,28 @@ QUERIES = {
     "six words": "large language models reasoning benchmark evaluation",
     "four words": "contrastive self-supervised representation learning",
 }
+
+# Typed letter by letter in one page (issue 32: <= 700 kB to the last answer at 100,000 papers).
+TYPED = "diffusion models"
+
+
+def catalog_queries(content: Path) -> dict[str, str]:
+    """A person and an identifier of this catalog (issue 32): the first author of the first
+    paper (by file name) and the id of its first link that has one."""
+    from generator.outputs.search.ids import link_keys
+
+    found: dict[str, str] = {}
+    for path in sorted((content / "papers").glob("*.md"))[:200]:
+        text = path.read_text(encoding="utf-8")
+        if "person" not in found and (m := re.search(r"^authors:\n- (.+)$", text, re.M)):
+            found["person"] = m.group(1).strip().strip("'\"")
+        for url in re.findall(r"^  \w+: (https?://\S+)$", text, re.M):
+            if "identifier" not in found and link_keys(url):
+                found["identifier"] = link_keys(url)[0]
+        if len(found) == 2:
+            break
+    return found
+
 
 PAGEFIND_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Pagefind bench</title></head>
@@ -115,7 +138,7 @@ def pagefind(site: Path, reuse: bool) -> dict:
     if reuse and (site / "pagefind" / "pagefind.js").is_file():
         return {}
     done = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S", str(binary), "--site", str(site.resolve()),
-                           "--glob", "papers/*/index.html", "--root-selector", "article", "--quiet"],
+                           "--glob", "papers/*/*/index.html", "--root-selector", "article", "--quiet"],
                           capture_output=True, text=True, check=True)
     wall, rss, user, system = done.stderr.strip().splitlines()[-1].split()
     return {"pagefind": {"wall s": float(wall), "cpu s": float(user) + float(system), "peak MB": int(rss) / 1024}}
@@ -153,6 +176,24 @@ OURS_DONE = ("() => { const r = document.getElementById('search-results');"
 PAGEFIND_DONE = "() => document.body.hasAttribute('data-done')"
 
 
+def typing(browser, server: Server, text: str) -> dict:
+    """Bytes of a page that types ``text`` letter by letter (120 ms apart) until the last answer."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    LoggingGzipHandler.log.clear()
+    page.goto(server.base + "/search/")
+    page.wait_for_function("() => { const r = document.getElementById('search-results');"
+                           " return !!r && r.getAttribute('data-state') === 'ready'; }", timeout=120000)
+    page.locator("#search-input").press_sequentially(text, delay=120)
+    page.wait_for_function("(q) => { const r = document.getElementById('search-results');"
+                           " return r.getAttribute('data-query') === q && r.hasAttribute('data-total'); }",
+                           arg=text, timeout=120000)
+    page.wait_for_timeout(300)
+    log = list(LoggingGzipHandler.log)
+    context.close()
+    return {"bytes": sum(b for _, _, b in log), "requests": len(log)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--papers", type=int, default=10000)
@@ -177,10 +218,20 @@ def main() -> None:
 
     rows = []
     server = Server(site)
+    queries = {**QUERIES, **catalog_queries(args.work / f"content-{args.papers}-{args.seed}")}
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for kind, q in QUERIES.items():
+            # Fixed cost: the search page opened without words, until its index is ready.
+            fixed = load(browser, server, "/search/", "() => { const r = document.getElementById('search-results');"
+                         " return !!r && r.getAttribute('data-state') === 'ready'; }")
+            report["fixed"] = {"bytes": fixed["bytes"], "requests": fixed["requests"], "paths": fixed["paths"]}
+            print(f"fixed cost before a query: {fixed['bytes'] / 1000:.1f} kB, {fixed['requests']} requests", flush=True)
+            typed = typing(browser, server, TYPED)
+            report["typed"] = typed
+            print(f"typed letter by letter {TYPED!r}: {typed['bytes'] / 1000:.1f} kB, {typed['requests']} requests",
+                  flush=True)
+            for kind, q in queries.items():
                 ours = load(browser, server, f"/search/?q={q}", OURS_DONE)
                 theirs = load(browser, server, f"/pagefind-bench/?q={q}", PAGEFIND_DONE)
                 rows.append({"kind": kind, "q": q, "ours": ours, "pagefind": theirs})

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from generator.content.loader import load_catalog  # noqa: E402
 from generator.derive.views import derive  # noqa: E402
-from generator.outputs.search import build_search  # noqa: E402
+from generator.outputs.search import build_search, stored_files  # noqa: E402
 
 
 def main() -> None:
@@ -37,11 +37,16 @@ def main() -> None:
     site = derive(load_catalog(Path(sys.argv[1])))
     files = build_search(site)
     out = Path(sys.argv[2])
-    shutil.rmtree(out / "search", ignore_errors=True)
-    for path, text in files.items():
+    # the search files only: a built site's search page (search/index.html) stays
+    for folder in ("dict", "terms", "docs", "people", "ids"):
+        shutil.rmtree(out / "search" / folder, ignore_errors=True)
+    for path, data in stored_files(files):  # as the site stores them: the numbered files gzip
         target = out / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        if isinstance(data, bytes):
+            target.write_bytes(data)
+        else:
+            target.write_text(data, encoding="utf-8")
     papers = len(site.papers)
     print(f"{len(files)} search files for {papers} papers: 1 per {papers / len(files):.1f} papers")
 

@@ -4,9 +4,9 @@ list, and the rule that tells an exact duplicate (an error) from a suspected one
 The keys are shared by the loader and every importer, so that what an import takes for the
 same paper is what the build does:
 
-* ``title_key``: case, accents, punctuation, spacing, Markdown emphasis and math delimiters
-  do not count ("Café *Nets*" is "Cafe Nets"); "+", "#" and "*" do ("C++ for ML" is not
-  "C for ML", nor "A* Search" "A Search").
+* ``title_key``: case, accents (``words.fold``: "Straße" is "Strasse", "α" "alpha"),
+  punctuation, spacing, Markdown emphasis and math delimiters do not count ("Café *Nets*" is
+  "Cafe Nets"); "+", "#" and "*" do ("C++ for ML" is not "C for ML", nor "A* Search" "A Search").
 * ``abstract_key``: the same folding, word by word; "" for a short body ("TBD", "See the
   PDF."), which may repeat.
 * ``authors_key``: the authors' page keys (``slugs.author_key``), in order.
@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from .slugs import author_key
+from .words import fold
 
 MIN_DUPLICATE_ABSTRACT_WORDS = 20  # shorter bodies ("TBD", "See the PDF.") may repeat
 
@@ -43,22 +43,15 @@ _NOT_KEY = re.compile(r"[^\w+#*]+|_+")
 _ASCII_PUNCTUATION = str.maketrans({c: " " for c in map(chr, range(128)) if not (c.isalnum() or c in "+#*")})
 
 
-def _fold(text: str) -> str:
-    folded = unicodedata.normalize("NFKD", text).casefold()
-    if folded.isascii():
-        return folded
-    return "".join(ch for ch in folded if not unicodedata.combining(ch))
-
-
 def title_key(title: str) -> str:
     """The key under which two titles are the same title (see the module docstring)."""
-    folded = _fold(_EMPHASIS.sub(r"\2", title))
+    folded = fold(_EMPHASIS.sub(r"\2", title))
     return _NOT_KEY.sub("", folded) or " ".join(folded.split())
 
 
 def abstract_key(abstract: str) -> str:
     """The key under which two abstracts are the same; "" for a short one (see the module docstring)."""
-    return _abstract_key(_fold(abstract))
+    return _abstract_key(fold(abstract))
 
 
 def _abstract_key(folded: str) -> str:
@@ -107,7 +100,7 @@ class DuplicateCheck:
         and it is remembered: the first of several is never the one reported."""
         tkey, akey = title_key(title), authors_key(authors)
         exact = (tkey, venue, akey)
-        folded = _fold(abstract)
+        folded = fold(abstract)
         body = _digest(" ".join(folded.split()))
         found: list[Repeat] = []
         if exact in self._exact:

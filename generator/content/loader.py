@@ -38,8 +38,10 @@ from ..parallel import parallel_map
 from .names import looks_like_list
 from .duplicates import DuplicateCheck, abstract_key, title_key  # noqa: F401 (the keys: also the loader's API)
 from .slugs import RESERVED, is_valid_slug
-from .people import FILE, parse_people, same_person_twice, spelling_owners
+from .people import FILE, check_rules, parse_people, same_person_twice, spelling_owners
 from .taxonomy import parse_taxonomy
+from .sessions import read_sessions
+from .site_fields import SITE_FIELDS
 
 MAX_FILE_BYTES = 1_000_000  # an abstract is about 2 kB; this bounds memory and rendering time
 
@@ -75,11 +77,25 @@ def load_catalog(content_dir: Path, *, base_url: str | None = None) -> Catalog:
     warnings: list[str] = []
     papers = read_papers(content_dir / "papers", problems, venues=venues, tags=tags, check_refs=taxonomy_ok,
                          root=root, broken_venues=broken_venues, people=people, warnings=warnings)
+    sessions = read_session_folder(content_dir / "sessions", problems, root=root, papers=papers, site=site)
+    check_rules(people, papers, venues, problems)  # authors.toml's merge and split rules name what exists
     problems.raise_if_any()
     assert site is not None
     ordered_venues = dict(sorted(venues.items(), key=lambda kv: (-kv[1].year, kv[1].name.lower(), kv[0])))
     return Catalog(site=site, venues=ordered_venues, tags=tags, papers=tuple(sorted(papers, key=lambda p: p.slug)),
-                   people=people, warnings=tuple(warnings))
+                   people=people, warnings=tuple(warnings), sessions=sessions)
+
+
+def read_session_folder(folder: Path, problems: Problems, *, root: Path, papers: list[Paper],
+                        site: SiteConfig | None) -> tuple:
+    """The sessions of ``content/sessions/`` (optional; see ``sessions``)."""
+    if not (folder.exists() or folder.is_symlink()):
+        return ()
+    if not _check_folder(folder, "sessions", problems, root, "it holds one <id>.md file per session"):
+        return ()
+    known = not any(p.file.startswith("papers/") for p in problems.items)  # a broken paper is not "unknown"
+    return read_sessions(_read_markdown_folder(folder, "sessions", problems, root), problems,
+                         papers=(p.slug for p in papers), timezone=site.timezone if site else "", known=known)
 
 
 def read_people(path: Path, problems: Problems, *, root: Path) -> tuple[Person, ...]:
@@ -112,7 +128,7 @@ def read_site_config(path: Path, problems: Problems, *, base_url: str | None = N
             problems.add("--base-url", str(exc), field="base_url")
             return None
     clean, ok = schema.check_fields(
-        data, schema.SITE_FIELDS, file=label, line_of=lambda key: _toml_key_line(text, key), problems=problems
+        data, SITE_FIELDS, file=label, line_of=lambda key: _toml_key_line(text, key), problems=problems
     )
     return SiteConfig(**clean) if ok else None
 

@@ -34,7 +34,12 @@ class SiteConfig:
     base_url: str = "/"  # always ends with "/"; absolute URL or path
     language: str = "en"
     owner: str = ""
-    author_page_min_papers: int = 2  # authors with fewer papers get no page of their own (1: everyone)
+    # Authors with fewer papers get no page of their own (1: everyone); None: the default
+    # (``derive.people.page_threshold``: everyone up to 20,000 papers, else 2).
+    author_page_min_papers: int | None = None
+    timezone: str = ""  # IANA name ("Europe/Berlin") sessions' times are in (issue 34); "" when not given
+    repo_url: str = ""  # the catalog's repository (MkDocs' name): "Edit this page", "Report a problem"
+    edit_uri: str = ""  # its content folder's edit path below repo_url, or an absolute URL ("edit/main/content/")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +110,15 @@ class Person:
     affiliation: str | None = None
     aliases: tuple[str, ...] = ()  # other spellings found in papers
     line: int | None = None  # of the person's table in authors.toml, for notes
+    # Merge and split rules (``content.people``): spellings that are someone else; for a
+    # numbered person ("Jie Zhou 0001", dblp's convention) the papers, co-authors and venues
+    # that tell their papers from a namesake's; each rule field's line in the file.
+    distinct: tuple[str, ...] = ()
+    number: str | None = None
+    papers: tuple[str, ...] = ()
+    coauthors: tuple[str, ...] = ()
+    venues: tuple[str, ...] = ()
+    rule_lines: tuple[tuple[str, int | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +129,7 @@ class Catalog:
     papers: tuple[Paper, ...]  # sorted by slug
     people: tuple[Person, ...] = ()  # authors.toml, in file order
     warnings: tuple[str, ...] = ()  # what the loader found suspect but builds (suspected duplicates, …)
+    sessions: tuple[Any, ...] = ()  # the reading group's sessions (``sessions.Session``), by date and time
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "venues", MappingProxyType(dict(self.venues)))

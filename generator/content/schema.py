@@ -399,8 +399,11 @@ def language(value: Any) -> str:
     return value
 
 
-def page_threshold(value: Any) -> int:
-    """A whole number of papers, 1 or more (TOML integers only: not 2.0, not "2", not true)."""
+def page_threshold(value: Any) -> int | None:
+    """A whole number of papers, 1 or more (TOML integers only: not 2.0, not "2", not true);
+    None when not given (the default depends on the catalog's size)."""
+    if value is None:
+        return None
     if type(value) is not int or value < 1:
         found = f"found {value}" if type(value) is int else _found(value)
         raise Invalid(f"expected a whole number of papers, 1 or more, {found}")
@@ -413,8 +416,9 @@ SITE_FIELDS = (
     Field("base_url", base_url, default="/", doc="Where the site lives: '/', '/catalog/' or 'https://host/path/'."),
     Field("language", language, default="en", doc="Language tag for <html lang>."),
     Field("owner", optional_text, default="", doc="Who curates the catalog (footer)."),
-    Field("author_page_min_papers", page_threshold, default=2,
-          doc="Authors with at least this many papers get a page of their own (1: everyone)."),
+    Field("author_page_min_papers", page_threshold, default=None,
+          doc="Authors with at least this many papers get a page of their own (1: everyone; "
+              "default 1 up to 20,000 papers, else 2)."),
 )
 
 # Ids no venue may have: a paper's page is papers/<venue>/<slug>/, and papers/page/<n>/ are

@@ -21,10 +21,11 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
-import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
+
+from .words import ascii_lower
 
 TABLE = "series.toml"
 MAIN, FINDINGS, WORKSHOPS = "main", "findings", "workshops"
@@ -65,7 +66,7 @@ def roman(n: int) -> str:
 def normalized(text: str) -> str:
     """Lower-case words of ``text``: accents folded, punctuation a space, "proceedings of the",
     ordinals, years and other numbers dropped (how series names are compared)."""
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").casefold()
+    text = ascii_lower(text)
     text = re.sub(r"[^\w\s]+|_", " ", text)
     text = re.sub(r"\b(\d+(st|nd|rd|th)|\d+|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
                   r"proceedings|proc|of the|the)\b", " ", text)

@@ -10,22 +10,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-import unicodedata
+
+from .words import ascii_fold
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_LENGTH = 80
 RESERVED = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))})
-
-# Letters that NFKD does not decompose into ASCII (the search page folds names with them too).
-LATIN_LETTERS = {"ß": "ss", "æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d",
-                 "ł": "l", "Ł": "l", "œ": "oe", "Œ": "oe", "þ": "th", "ð": "d", "ı": "i"}
-_TRANSLITERATE = str.maketrans(LATIN_LETTERS)
-
-
-def ascii_fold(text: str) -> str:
-    """``text`` in ASCII: accents dropped (NFKD), ß, æ, ø... spelled out, other letters gone."""
-    return unicodedata.normalize("NFKD", text.translate(_TRANSLITERATE)).encode("ascii", "ignore").decode("ascii")
-
 
 def is_valid_slug(value: str) -> bool:
     return (
@@ -37,7 +27,7 @@ def is_valid_slug(value: str) -> bool:
 
 
 def slugify(text: str, max_length: int = MAX_LENGTH, *, avoid_reserved: bool = True) -> str:
-    """ASCII slug of ``text``: accents folded, LaTeX and punctuation dropped, cut at a word.
+    """ASCII slug of ``text`` (``words.ascii_fold``): LaTeX and punctuation dropped, cut at a word.
 
     Returns "" when nothing usable is left (callers supply a fallback). A reserved name
     ("con") gets "-1" appended unless ``avoid_reserved`` is False.
@@ -78,5 +68,4 @@ def author_key(name: str) -> str:
 
 def _latin_or_not_a_letter(char: str) -> bool:
     """False for a letter slugify drops (Greek, CJK, Cyrillic...)."""
-    folded = unicodedata.normalize("NFKD", char.translate(_TRANSLITERATE))
-    return not char.isalpha() or folded[:1].isascii()
+    return not char.isalpha() or ascii_fold(char) != ""

@@ -31,7 +31,6 @@ from __future__ import annotations
 import re
 import stat
 import tomllib
-import unicodedata
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -41,6 +40,7 @@ from .model import Tag
 from . import characters, schema
 from .series import table as series_table
 from .slugs import is_valid_slug
+from .words import ascii_lower
 
 class Taxonomy(dict):
     """``dict[str, Tag]`` in display order that also knows its fallback tag id."""
@@ -249,5 +249,4 @@ _WORD_CHAR = re.compile(r"[a-z0-9]")
 
 def _has_words(phrase: str) -> bool:
     """Whether a phrase has a letter or digit to match (accents folded, as the matching does)."""
-    folded = unicodedata.normalize("NFKD", phrase).encode("ascii", "ignore").decode("ascii").lower()
-    return _WORD_CHAR.search(folded) is not None
+    return _WORD_CHAR.search(ascii_lower(phrase)) is not None

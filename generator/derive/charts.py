@@ -67,7 +67,7 @@ def year_bars(years: Sequence[int], values: Sequence[float], unit: str = "papers
             continue
         h = max(HEIGHT * v / top, 0.8)  # a value above 0 always shows
         parts.append(f"M{_number(i * slot + (slot - bar) / 2)} {HEIGHT}v-{_number(h)}h{_number(bar)}v{_number(h)}z")
-    said = [f"{v * 100:.1f}%" if percent else f"{v:g}" for v in values]
+    said = [f"{v * 100:.1f}%" if percent else f"{v:,.0f}" if v == int(v) else f"{v:,}" for v in values]
     entries = tuple(YearValue(y, v, t) for y, v, t in zip(years, values, said))
     step = max(1, -(-len(years) // ticks))
     marks = list(range(0, len(years), step))

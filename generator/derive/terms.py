@@ -5,10 +5,10 @@ may share it): ``count_terms`` reads (title, abstract) pairs, on every core for 
 catalog, into ``TermCounts``: a vocabulary and a ``Rows`` matrix (compressed sparse rows,
 plain numpy arrays) of how often each paper says each term. What a term is:
 
-* **Words**: accents folded, lower-cased, split on anything that is not a letter or a digit;
-  English and academic-boilerplate stop words, pure numbers and one-letter words dropped;
-  the rest reduced to their Porter stem (lunr's stemmer, memoised per word), so "networks" and
-  "network" are one term.
+* **Words**: in ASCII (``words.ascii_fold``: "Straße" is "strasse"), lower-cased, split on
+  anything that is not a letter or a digit; English and academic-boilerplate stop words, pure
+  numbers and one-letter words dropped; the rest reduced to their Porter stem (``words.stem``,
+  search's), so "networks" and "network" are one term.
 * **Phrases**: two terms that follow each other with no stop word, number or punctuation
   mark between them ("exposure bias", "diffusion models", "self-supervised": a hyphen joins
   as a space does), written "exposur bia", when the abstract says them twice or the title
@@ -24,14 +24,12 @@ the same whatever ``PYTHONHASHSEED`` is and however many processes read the text
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 import numpy as np
-from lunr.stemmer import PorterStemmer
-
+from ..content.words import ascii_fold, stem
 from ..parallel import default_jobs, parallel_map
 
 TITLE_WEIGHT = 2  # a title term counts as this many abstract terms
@@ -77,7 +75,6 @@ problem problems propose proposed provide results second show shows significant 
 specifically state study task tasks three two various wide widely work
 """.split())
 
-_stemmer = PorterStemmer()
 _TERM_CACHE_MAX = 200_000
 
 
@@ -92,7 +89,7 @@ class _TermOf(dict):
     def __missing__(self, word: str) -> str | None:
         if len(self) >= _TERM_CACHE_MAX:  # bounded, like the lru_cache it replaces
             self.clear()
-        term = None if len(word) <= 1 or word in STOP_WORDS or word.isdigit() else _stemmer.stem(word)
+        term = None if len(word) <= 1 or word in STOP_WORDS or word.isdigit() else stem(word)
         self[word] = term
         return term
 
@@ -103,10 +100,7 @@ _term_of = _TermOf()
 def sequence(text: str) -> list[str | None]:
     """The text's words as index terms, in order, with None for a word that is no term and
     for each punctuation mark (a hyphen joins words as a space does): None ends a phrase."""
-    if text.isascii():  # NFKD and the ASCII fold change nothing
-        folded = text.encode("ascii")
-    else:
-        folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore")
+    folded = ascii_fold(text).encode("ascii")
     # The words (runs of letters and digits) and each other mark as "|" (a phrase ends there).
     tokens = folded.translate(_SEPARATORS).replace(b"|", b" | ").decode("ascii").split()
     return list(map(_term_of.__getitem__, tokens))

@@ -25,10 +25,10 @@ Deterministic: sorts are stable with the term id as the last key.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
+from ..content.words import ascii_lower
 from .numeric import np
 from .topic_terms import Corpus
 
@@ -63,6 +63,7 @@ http https io large leading learning low main making method methodology model na
 org original outperform particular perform performance potential potentially present previous prior proof prove
 provide publicly question recent remain require reveal say science setting simple small specific standard still
 suggest take theoretical theory training try typical www
+found research case level improve improving
 """)
 # Endings of words that never name a topic on their own (adverbs, "completely"; participles,
 # "specified": "supervised" names nothing, "weakly supervised learning" does).
@@ -78,6 +79,8 @@ del los las el con para por una como entre sobre dos das uma com ao
 di della delle dei il gli che nel nella
 der das und mit von zu dem ein eine einer ist auf bei zur zum
 """.split())
+UNCOVERED_SHARE = 1 / 3  # the first keyword leaves out this share of a topic: the second names those papers
+SECOND_SCORE_SHARE = 0.5  # ...when it scores (in the whole topic) at least this share of the second keyword
 SUPERSET_SHARE = 0.5  # a phrase holding a better keyword's words replaces it when it scores this share of it
 FRAGMENT_SHARE = 0.5  # a term joined by a hyphen to a word outside it this often is part of a compound
 
@@ -125,9 +128,75 @@ def name_topics(corpus: Corpus, labels: np.ndarray, k: int) -> Naming:
     fallback = _best(topic, term, score, allowed & generic[term] & ~never[term], k)
     phrases = _Phrases(corpus, labels, k, [[t for t, _ in found] for found in best + fallback], never_word)
     keywords = []
+    p_out_of = dict(zip((pairs).tolist(), p_out.tolist()))
     for c in range(k):
-        keywords.append(_chosen(phrases, c, best[c]) or _chosen(phrases, c, fallback[c]))
+        chosen = _chosen(phrases, c, best[c])
+        if chosen:
+            chosen = _covering(corpus, phrases, c, np.nonzero(labels == c)[0], best[c], chosen,
+                               lambda t, c=c: p_out_of[c * count + t])
+        keywords.append(chosen or _chosen(phrases, c, fallback[c]))
     return Naming(tuple(keywords))
+
+
+def _covering(corpus: Corpus, phrases: "_Phrases", topic: int, members: np.ndarray,
+              candidates: list[tuple[int, float]], chosen: tuple[str, ...], p_out) -> tuple[str, ...]:
+    """The keywords with the second one (the end of the name) chosen among the papers the
+    first leaves out, when it leaves out ``UNCOVERED_SHARE`` of the topic: a name says what
+    the topic's papers share, not what a part of them says twice ("Gaussian processes,
+    Bayesian" for a topic whose other papers are on Gaussian splatting: "Gaussian processes,
+    Gaussian splatting"). The candidates that score at least ``SECOND_SCORE_SHARE`` of the
+    second keyword in the whole topic are scored as in ``name_topics`` on those papers."""
+    if len(members) < 4:
+        return chosen
+    looked = ((t, phrases.of(topic, t)) for t, _ in candidates)
+    first = next(((t, f) for t, f in looked if f is not None and f[1] == chosen[0]), None)
+    if first is None:
+        return chosen
+    owner, indices = _members_terms(corpus, members)
+    left = ~_holding(owner, indices, len(members), first[0])
+    if left.sum() < UNCOVERED_SHARE * len(members):
+        return chosen
+    found = [(t, phrases.of(topic, t)) for t, _ in candidates]
+    wanted = np.isin(indices, np.array([t for t, f in found if f is not None], dtype=indices.dtype))
+    owner, indices = owner[wanted], indices[wanted]
+    first_words = set(first[1][0])
+    scores = {f[1]: score for (t, score), (_, f) in zip(candidates, found) if f is not None}
+    floor = SECOND_SCORE_SHARE * scores.get(chosen[1], 0.0) if len(chosen) > 1 else 0.0
+    smooth = 1.0 / max(corpus.papers, 1)
+    best, best_score = None, 0.0
+    for t, f in found:
+        if f is None or t == first[0] or f[1] in chosen[:1]:
+            continue
+        words = set(f[0])
+        if words <= first_words or first_words <= words or (len(words) == 1 and f[1].lower().endswith(WEAK_ENDINGS)):
+            continue
+        if scores.get(f[1], 0.0) < floor:
+            continue  # much less telling of the topic than the keyword it would replace
+        inside = int((_holding(owner, indices, len(members), t) & left).sum())
+        if inside < 2 or inside < MIN_SHARE * left.sum():
+            continue
+        share = inside / left.sum()
+        score = share * np.log((share + smooth) / (p_out(t) + smooth)) * (PHRASE_BONUS if len(words) > 1 else 1.0)
+        if score > best_score + 1e-12:
+            best, best_score = f[1], score
+    if best is None:
+        return chosen
+    return (chosen[0], best) + tuple(w for w in chosen[1:] if w != best)[:KEYWORDS - 2]
+
+
+def _members_terms(corpus: Corpus, members: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The nonzeros of ``members``' rows: each one's member (0..len-1) and term."""
+    lo, hi = corpus.indptr[members], corpus.indptr[members + 1]
+    counts = hi - lo
+    at = np.repeat(lo - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts) + np.arange(counts.sum())
+    return np.repeat(np.arange(len(members)), counts), corpus.indices[at]
+
+
+def _holding(owner: np.ndarray, indices: np.ndarray, members: int, term: int) -> np.ndarray:
+    """Which members hold ``term``."""
+    mask = np.zeros(members, dtype=bool)
+    mask[owner[indices == term]] = True
+    return mask
 
 
 def _best(topic: np.ndarray, term: np.ndarray, score: np.ndarray, allowed: np.ndarray,
@@ -289,5 +358,4 @@ def _grown(tokens: np.ndarray, hyphen_before: np.ndarray, starts: np.ndarray, ph
 
 def slug(text: str) -> str:
     """A URL segment of a name: ASCII letters and digits, single hyphens."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
-    return re.sub(r"[^a-z0-9]+", "-", folded).strip("-") or "topic"
+    return re.sub(r"[^a-z0-9]+", "-", ascii_lower(text)).strip("-") or "topic"

@@ -29,11 +29,11 @@ Deterministic: ids are given in order of first appearance, every sort is total.
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..content.words import ascii_fold
 from .numeric import np
 
 from .related import terms
@@ -58,17 +58,11 @@ _MARKED = bytes(c if chr(c).isalnum() or chr(c).isspace() or c < 5 else 2 if chr
 
 
 def _split(text: str) -> list[bytes]:
-    """The tokens of an ASCII text (``_folded``): words, and the marks."""
+    """The tokens of an ASCII text (``words.ascii_fold``): words, and the marks."""
     marked = text.encode("ascii").translate(_MARKED)
     for mark in (BREAK, HYPHEN, TITLE, END):
         marked = marked.replace(mark, b" " + mark + b" ")
     return marked.split()
-
-
-def _folded(text: str) -> str:
-    if text.isascii():
-        return text
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
 
 
 class _Tokens(dict):
@@ -157,8 +151,8 @@ def corpus(texts: Sequence[tuple[str, str]]) -> Corpus:
     get = index.__getitem__
     chunks = []
     for start in range(0, n, CHUNK):
-        text = "".join(f"{t}\x03" * TITLE_REPEAT + f"{_folded(a)} \x01 "
-                       for t, a in ((_folded(t), a) for t, a in texts[start:start + CHUNK]))
+        text = "".join(f"{t}\x03" * TITLE_REPEAT + f"{ascii_fold(a)} \x01 "
+                       for t, a in ((ascii_fold(t), a) for t, a in texts[start:start + CHUNK]))
         split = _split(text)
         chunks.append(np.fromiter(map(get, split), dtype=np.int32, count=len(split)))
     found = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int32)

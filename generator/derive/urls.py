@@ -76,6 +76,13 @@ NOT_FOUND = "404.html"
 TOPICS = "topics/"
 TRENDS = "trends/"
 YEARS = "years/"
+SESSIONS = "sessions/"  # the reading group's sessions (issue 34): sessions/<id>/ each
+SESSIONS_CALENDAR = f"{SESSIONS}sessions.ics"  # iCalendar of every session (outputs.calendar)
+SESSIONS_FEED = f"{SESSIONS}feed.xml"  # Atom feed of the sessions (absolute base only)
+
+
+def session_page(session_id: str) -> str:
+    return f"{SESSIONS}{session_id}/"
 
 
 def paper_page(venue_id: str, slug: str) -> str:
@@ -117,6 +124,12 @@ def author_page(slug: str) -> str:
     """An author's page: ``authors/<bucket>/<slug>/``. Only people with at least
     ``author_page_min_papers`` papers have one (``derive.views.AuthorRef.url``)."""
     return author_page_at(author_path(slug))
+
+
+def search_for(name: str) -> str:
+    """A search of this site for a person's name (``search/?q=…``, as the search page reads
+    it): where a name without a page of its own links (issue 36)."""
+    return f"{SEARCH}?q={quote(name, safe='')}"
 
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"

@@ -22,15 +22,17 @@ from ..cache import cached_call, cached_map
 from .related import inputs_digest, related_indices
 from .topics import TopicData, site_topics
 from .trends import Trends, site_trends
-from .people import Profile, author_slugs, family_key, profile, spellings_of, unmatched_people
-from .urls import SCHOLAR_NAME, SCHOLAR_SEARCH, author_page, author_path, paper_page, scholar_search, tag_page, venue_page
+from .sessions import SessionData, derive_sessions
+from .people import (Authorship, Merge, Profile, family_key, identify, page_threshold, profile, shown_authors,
+                     spellings_of, unmatched_people)
+from .urls import SCHOLAR_NAME, SCHOLAR_SEARCH, author_page, author_path, paper_page, scholar_search, search_for, tag_page, venue_page
 from .urls import pdf_url as derived_pdf_url
 from ..text import TextFallback, collect_fallbacks, excerpt, plain_text, render_abstract, render_title
 from ..text.fallbacks import strict
 
 RECENT_COUNT, RECENT_MIN = 10, 3  # "Recently added": its papers, and the dated papers it needs
-AUTHORS_SHOWN = 8  # a long author list shows this many, then "+ N more"...
-AUTHORS_HIDDEN_MIN = 3  # ...but only when at least this many would be folded away
+AUTHORS_SHOWN = 10  # a long author list shows this many, then "and N more" (a <details>)...
+AUTHORS_HIDDEN_MIN = 1  # ...when at least this many would be folded away
 LIST_CONTROLS_MIN = 6  # lists this long or longer get sort and filter controls
 BAR_STEP = 5  # tag chart bars are 0, 5, ..., 100 percent of the largest tag (CSS classes)
 COAUTHORS_SHOWN = 24  # an author page names this many co-authors (the most shared papers first)
@@ -42,8 +44,14 @@ class AuthorRef:
     slug: str
     profile: Profile | None = None  # when authors.toml describes the person
     # Whether the person has a page here: at least ``author_page_min_papers`` papers (site.toml).
-    # A page that only repeats the paper the reader came from is a dead end (issue 25).
+    # Every author up to 20,000 papers (issue 36), else those with two (issue 25).
     has_page: bool = True
+    number: str | None = None  # one of several people of this name ("0001": authors.toml, dblp's numbering)
+
+    @property
+    def full_name(self) -> str:
+        """The name with the person's number ("Jie Zhou 0001"), as their page and the index show it."""
+        return f"{self.name} {self.number}" if self.number else self.name
 
     @property
     def url(self) -> str | None:
@@ -63,6 +71,11 @@ class AuthorRef:
         if self.has_page or self.profile is None:
             return None
         return self.profile.homepage or self.profile.orcid_url
+
+    @property
+    def search_url(self) -> str | None:
+        """A search of this site for the name, where a name with no page anywhere links."""
+        return None if self.has_page or self.elsewhere else search_for(self.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +212,8 @@ class SiteData:
     topics: TopicData | None = None  # topics found in the texts (``topics.py``); None: too few papers
     trends: Trends | None = None  # papers, tags and topics by year (``trends.py``)
     author_count: int = 0  # every author, with a page or not
+    sessions: SessionData | None = None  # the reading group's sessions (``sessions.py``); None: none
+    merges: tuple[Merge, ...] = ()  # spellings taken to be one person (``people.identify``)
 
     @property
     def find_pattern(self) -> str:
@@ -241,11 +256,11 @@ def paper_list(papers: Iterable[PaperView], own_tag: str | None = None) -> Paper
 def derive(catalog: Catalog) -> SiteData:
     venue_refs = {v.id: VenueRef(v.id, v.name, full_name_of(v), v.year) for v in catalog.venues.values()}
     tag_refs = {t.id: _tag_ref(t) for t in catalog.tags.values()}
-    keys, people = author_slugs(catalog.papers, catalog.people)
-    spellings = spellings_of(catalog.papers, keys)
-    author_refs = _author_refs(spellings, people, catalog.site.author_page_min_papers)
+    authorship = identify(catalog.papers, catalog.people)
+    spellings, people = spellings_of(catalog.papers, authorship), authorship.people
+    author_refs = _author_refs(spellings, people, page_threshold(catalog.site.author_page_min_papers, len(catalog.papers)))
 
-    views, notes = _paper_views(catalog, venue_refs, tag_refs, author_refs, keys)
+    views, notes = _paper_views(catalog, venue_refs, tag_refs, author_refs, authorship)
 
     by_venue: dict[str, list[PaperView]] = defaultdict(list)
     by_tag: dict[str, list[PaperView]] = defaultdict(list)
@@ -256,7 +271,7 @@ def derive(catalog: Catalog) -> SiteData:
             by_tag[tag.id].append(view)
         for author in view.authors:
             listed = by_author[author.slug]
-            if not listed or listed[-1] is not view:  # (authors.toml: two spellings of one person)
+            if not listed or listed[-1] is not view:  # (two spellings of one person on one paper)
                 listed.append(view)
 
     venues = tuple(
@@ -310,6 +325,8 @@ def derive(catalog: Catalog) -> SiteData:
         topics=topics,
         trends=site_trends(views, tags, topics.topics if topics else None),
         author_count=len(author_refs),
+        sessions=derive_sessions(catalog.sessions, views, catalog.site),
+        merges=authorship.merges,
     )
 
 
@@ -318,7 +335,7 @@ def _tag_ref(tag: Tag) -> TagRef:
 
 
 def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping[str, TagRef],
-                 authors: Mapping[str, AuthorRef], keys: Mapping[str, str]) -> tuple[tuple[PaperView, ...], list[str]]:
+                 authors: Mapping[str, AuthorRef], keys: Authorship) -> tuple[tuple[PaperView, ...], list[str]]:
     """The papers' views, by title (then slug), with their title and venue sort keys, and the
     notes on texts that could not be rendered (in catalog order).
 
@@ -384,10 +401,10 @@ def _fallback_notes(source: str, part: str, failed: list[TextFallback]) -> tuple
 
 
 def _paper_view(paper: Paper, text: _PaperText, venues: Mapping[str, VenueRef],
-                tags: Mapping[str, TagRef], authors: Mapping[str, AuthorRef], keys: Mapping[str, str],
+                tags: Mapping[str, TagRef], authors: Mapping[str, AuthorRef], keys: Authorship,
                 title_rank: int, venue_rank: int) -> PaperView:
     title_html, title_plain, abstract_html, abstract_plain, _notes = text
-    refs = tuple(authors[keys[name]] for name in paper.authors)
+    refs = tuple(authors[slug] for slug in keys.slugs(paper))
     head, tail = fold_authors(refs)
     return PaperView(
         slug=paper.slug,
@@ -436,16 +453,9 @@ def _bar(count: int, largest: int) -> int:
 
 def _author_refs(spellings: Mapping[str, Counter[str]], people: Mapping[str, Person],
                  min_papers: int = 1) -> dict[str, AuthorRef]:
-    """One ref per author: a person of authors.toml under their name there, anyone else under
-    the most frequent spelling (ties: first met); with a page when they have ``min_papers``
-    papers (a paper names a person once: their spellings count their papers)."""
-    refs = {}
-    for key, names in spellings.items():
-        person = people.get(key)
-        page = sum(names.values()) >= min_papers
-        refs[key] = (AuthorRef(person.name, key, profile(person), page) if person
-                     else AuthorRef(names.most_common(1)[0][0], key, None, page))
-    return refs
+    """One ref per author, by slug (``people.shown_authors``: name, person, whether a page)."""
+    return {key: AuthorRef(name, key, profile(person) if person else None, page, person.number if person else None)
+            for key, (name, person, page) in shown_authors(spellings, people, min_papers).items()}
 
 
 def _counts(items: Iterable) -> tuple[Count, ...]:

@@ -34,9 +34,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
 
-from lunr.stemmer import PorterStemmer
-
 from ..content.loader import MAX_FILE_BYTES
+from ..content.words import stem
 from .common import Unreadable, read_limited
 
 # A compound ending in "fragment-", white space holding at most one line break, then a
@@ -49,8 +48,6 @@ _PREFIX = 3  # the letters another form of a word shares with it (what a scan lo
 _SCANS = 12  # up to this many prefixes, one fast scan each; more: one slower scan for all
 # "low- and high-fitness": a hyphen before a conjunction is suspended, never a line break.
 _CONJUNCTIONS = frozenset({"and", "or", "nor", "to", "vs", "versus", "but"})
-
-_stemmer = PorterStemmer()
 
 
 class Joined(NamedTuple):
@@ -124,7 +121,7 @@ class Vocabulary:
     def _key(self, word: str) -> str:
         key = self._stems.get(word)
         if key is None:
-            key = self._stems[word] = "-".join(_stemmer.stem(part) for part in word.split("-"))
+            key = self._stems[word] = "-".join(stem(part) for part in word.split("-"))
         return key
 
     def join(self, text: str) -> tuple[str, list[Joined]]:

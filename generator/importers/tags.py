@@ -35,13 +35,13 @@ import bisect
 import functools
 import re
 import string
-import unicodedata
 from dataclasses import dataclass
 from itertools import accumulate, compress
 from typing import Mapping
 
 from ..content.model import Tag
 from ..content.series import series_of
+from ..content.words import ascii_lower
 from ..text.tokens import CMD, MATH, SYM, tokenize
 
 TITLE_WEIGHT = 3
@@ -76,8 +76,7 @@ def normalize_text(text: str) -> str:
 def fold_words(text: str) -> str:
     """Lower-case ASCII words separated by single spaces: accents folded, apostrophes
     dropped, British spellings Americanised, every other character a separator."""
-    text = unicodedata.normalize("NFKD", text)
-    text = text.encode("ascii", "ignore").decode("ascii").lower()
+    text = ascii_lower(text)
     text = text.replace("'", "")  # "Arrow's" -> "arrows", "let's" -> "lets"
     text = _americanize(text)  # optimise/optimisation -> optimize/optimization
     return " ".join(text.translate(_ASCII_WORDS).split())

@@ -44,6 +44,7 @@ from .catalog import CatalogFile, catalog_exports, gzip_bytes, size_label
 from .citations import CitationIndex, paper_date, text_as_shown
 from ..derive.views import PaperView, SiteData, TagView, VenueView
 from .pages import Page, plan_pages
+from .session_pages import session_files
 from ..derive.urls import (CATALOG_FEED, HOME, PAPERS, PAPERS_JSON, ROBOTS, SITEMAP, TAGS, SiteUrls, in_list,
                    is_folder, sitemap_part, tag_feed_path, tag_page, venue_bib_path, venue_feed_path, venue_page)
 
@@ -85,6 +86,7 @@ def iter_exports(site: SiteData, citations: CitationIndex) -> Iterator[tuple[str
         yield from feeds(site, citations).items()
         yield from sitemaps(site, citations.urls).items()
     yield ROBOTS, robots_txt(citations.urls)
+    yield from session_files(site.sessions, site, citations.urls)  # issue 34: the calendar and feed
 
 
 def notes(citations: CitationIndex) -> list[str]:

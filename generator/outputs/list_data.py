@@ -25,12 +25,21 @@ tag filter keeps the papers whose ordinal is in the tag's own list file (``o``).
 
 ``lists/<k>/<n>.json.gz`` (``urls.list_rows``): the rows of ``ROW_SHARD`` consecutive
 ordinals, ``n = ordinal // ROW_SHARD``: what a list item shows, each row ``[venue index,
-slug, plain title, byline, presentation digit, provisional (0/1), PDF URL or "", title
+slug, plain title, authors, presentation digit, provisional (0/1), PDF URL or "", title
 HTML]`` (the last only when it is not the plain title escaped: math, markup). list.js
 builds the list page's item from it (the markup of partials/paper_item.html) and fetches
 only the rows of the papers it shows: at most ``PAGE_SIZE`` files for a page of results.
 
-Each paper costs about 8 bytes (gzip) a list it is on, and ~80 bytes of rows; the sizes
+The authors (``byline_record``) are the byline the server renders (``render.byline``,
+partials/byline.html: every name, each linked as partials/author_name.html links it),
+each author one entry: the name alone where their page is at ``name_path(name)`` (most
+names: as the search's records say 1), ``[name, path]`` for a page elsewhere below
+``authors/`` (namesakes, non-ASCII names), ``[name, 0, url]`` for a person with no page
+here but their own (``AuthorRef.elsewhere``), ``[name]`` for a name with none (a search of
+the site for it); a ``0`` between entries is the fold: the names after it are in the
+byline's <details> ("and N more"). No authors: ``[]``.
+
+Each paper costs about 8 bytes (gzip) a list it is on, and ~110 bytes of rows; the sizes
 are deterministic (same catalog, same bytes).
 """
 
@@ -44,10 +53,11 @@ from markupsafe import escape
 from ..content.model import PRESENTATIONS
 from ..derive.urls import LIST_ROWS_SHARD as ROW_SHARD
 from ..derive.urls import LIST_VENUES, PAPERS, list_data, list_rows, tag_page, topic_page, venue_page
-from ..derive.views import PaperList, PaperView, SiteData, paper_list
+from ..derive.views import AuthorRef, PaperList, PaperView, SiteData, paper_list
 from .catalog import gzip_bytes
 from .pages import SORT_ADDED, SORT_PRESENTATION, SORT_VENUE, SORT_YEAR, list_controls
 from .render import byline
+from .search.shards import name_path
 
 
 def paper_lists(site: SiteData) -> Iterator[tuple[str, PaperList]]:
@@ -91,8 +101,27 @@ def list_record(listing: PaperList, venue_index: dict[str, int]) -> dict:
     return record
 
 
+def author_record(a: AuthorRef) -> str | list:
+    """One name of a row's byline (see the module's doc), linked as partials/author_name.html links it."""
+    if a.path:
+        return a.name if a.path == name_path(a.name) else [a.name, a.path]
+    if a.elsewhere:
+        return [a.name, 0, a.elsewhere]
+    return [a.name]  # a search of the site for the name (AuthorRef.search_url)
+
+
+def byline_record(p: PaperView) -> list:
+    """The authors of a row: the server's byline (``render.byline``), the fold a ``0``."""
+    shown = byline(p)
+    record = [author_record(a) for a in shown.head]
+    if shown.tail:
+        record.append(0)
+        record.extend(author_record(a) for a in shown.tail)
+    return record
+
+
 def row_record(p: PaperView, venue_index: dict[str, int]) -> list:
-    row = [venue_index[p.venue.id], p.slug, p.title_plain, byline(p), presentation_digit(p),
+    row = [venue_index[p.venue.id], p.slug, p.title_plain, byline_record(p), presentation_digit(p),
            1 if p.provisional else 0, p.pdf_url or ""]
     if str(p.title_html) != str(escape(p.title_plain)):
         row.append(str(p.title_html))

@@ -31,10 +31,12 @@ from ..content.model import PRESENTATIONS
 from ..derive.views import LIST_CONTROLS_MIN, Count, PaperList, PaperView, SiteData, paper_list
 from ..derive.browse import (VenueTable, author_letters, by_venue, by_year, grouped_pages, letter_nav, series_counts,
                              venue_table)
-from ..derive.urls import LIST_ROWS, LIST_ROWS_FOLDER, LIST_ROWS_SHARD, LIST_VENUES, list_data
+from ..derive.urls import LIST_ROWS, LIST_ROWS_FOLDER, LIST_ROWS_SHARD, LIST_VENUES, list_data, search_for
 from ..derive.urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, TOPICS, TRENDS, VENUES, YEARS,
                            author_letter_page, author_page, list_page, output_path, reading_list_data, section, tag_page,
                            topic_page, venue_page, year_page)
+from ..derive.urls import SESSIONS, SiteUrls
+from .session_pages import subscriptions
 
 PAGE_SIZE = 100  # papers per list page
 AUTHORS_PAGE_SIZE = 1000  # names per page of a letter of the author index
@@ -256,6 +258,7 @@ class ListData:
     search: tuple[tuple[str, str], ...] | None = None
     tag: str = list_data(tag_page("{id}"))  # a tag's list file (the tag filter)
     search_url: str = SEARCH
+    name_search: str = search_for("")  # where a name without a page links: the name, quoted, follows
     rows: str = LIST_ROWS
     venues: str = LIST_VENUES
     rows_shard: int = LIST_ROWS_SHARD
@@ -288,11 +291,14 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
     yield Page(HOME, "index.html", site.catalog.site.title, {  # all it shows: a render key, not the whole site
         "home": True, "paper_count": len(site.papers), "venue_count": len(site.venues), "tag_count": len(site.tags),
         "author_count": site.author_count, "tags_by_count": site.tags_by_count, "recent": site.recent,
-        "series_rows": table.largest, "series_count": len(table.rows), "years": table.years})
+        "series_rows": table.largest, "series_count": len(table.rows), "years": table.years,
+        "home_sessions": site.sessions.home if site.sessions else (),
+        "home_session": site.sessions.shown_on_home if site.sessions else None})
     for paper in site.papers:
         yield Page(paper.url, "paper.html", paper.title_plain,
                    {"paper": paper, "related": site.related.get(paper.slug, ())[:RELATED_SHOWN],
-                    "topic": site.topics.of(paper.slug) if site.topics else None})
+                    "topic": site.topics.of(paper.slug) if site.topics else None,
+                    "sessions": site.sessions.of(paper.slug) if site.sessions else ()})
     yield Page(VENUES, "venues.html", "Venues", {"table": table})
     for venue in site.venues:
         yield from list_pages(venue_page(venue.ref.id), "venue.html", venue.ref.name, paper_list(venue.papers),
@@ -314,7 +320,7 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
     yield Page(TRENDS, "trends.html", "Trends", {"trends": site.trends})
     yield from author_index_pages(site)
     for author in site.authors:  # the people with a page
-        yield from grouped_list_pages(author_page(author.ref.slug), "author.html", author.ref.name, by_year(author.papers),
+        yield from grouped_list_pages(author_page(author.ref.slug), "author.html", author.ref.full_name, by_year(author.papers),
                                       {"author": author, "own": author.ref.slug,
                                        "series": series_counts(author.papers, table)})
     yield from list_pages(PAPERS, "papers.html", "All papers", paper_list(site.papers), search=())
@@ -323,8 +329,22 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
                {"shard_count": len(shards), "names": reading_list_names(site)})
     for number, papers in enumerate(shards):
         yield Page(reading_list_data(number), "reading_list_data.json", "", {"papers": papers})
+    yield from session_pages(site)
     yield Page(SEARCH, "search.html", "Search")
     yield Page(NOT_FOUND, "404.html", "Page not found")
+
+
+def session_pages(site: SiteData) -> Iterator[Page]:
+    """``sessions/``: upcoming sessions (soonest first), then the past ones by year (newest
+    first); ``sessions/<id>/``: a session's notes, links and papers (issue 34)."""
+    sessions = site.sessions
+    if sessions is None:
+        return
+    yield Page(SESSIONS, "sessions.html", "Sessions",
+               {"upcoming": sessions.upcoming, "past": sessions.past,
+                "subscriptions": subscriptions(SiteUrls.from_config(site.catalog.site))})
+    for view in sessions.sessions:
+        yield Page(view.url, "session.html", f"{view.title_plain} ({view.date.isoformat()})", {"session": view})
 
 
 def grouped_list_pages(url: str, template: str, title: str, groups, context: dict[str, Any],

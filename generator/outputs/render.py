@@ -19,10 +19,11 @@ from markupsafe import Markup, escape
 from .. import __version__
 from .citations import Citation, CitationIndex
 from ..derive.urls import SiteUrls, author_page_at, paper_page, reading_list_data, tag_page, venue_page
-from ..derive.views import AUTHORS_HIDDEN_MIN, AUTHORS_SHOWN, PaperView, SiteData
+from ..derive.views import AUTHORS_HIDDEN_MIN, AUTHORS_SHOWN, AuthorRef, PaperView, SiteData
 from .exports import ExportLink, page_downloads, page_feeds
 from ..content.model import LINK_LABELS
 from .pages import Page, SortRanks, sort_ranks
+from .page_meta import EditLinks, Preview, edit_links, preview
 
 
 class _CompiledTemplates(BytecodeCache):
@@ -90,14 +91,16 @@ def make_environment(templates_dir: Path) -> Environment:
     env.filters["feeds"] = feeds_filter
     env.filters["downloads"] = downloads_filter
     env.filters["reading_list_records"] = reading_list_records_filter
+    env.filters["preview"] = preview_filter  # issue 34: link previews and edit links
+    env.filters["edit_links"] = edit_links_filter
     env.loader.read_all(env)  # type: ignore[union-attr]
     return env
 
 
 # The main navigation of every page (templates/base.html): (section, label); a section's
 # index is at "<section>/".
-NAV = (("papers", "Papers"), ("venues", "Venues"), ("tags", "Tags"), ("topics", "Topics"), ("trends", "Trends"),
-       ("authors", "Authors"), ("reading-list", "Reading list"))
+NAV = (("papers", "Papers"), ("venues", "Venues"), ("years", "Years"), ("tags", "Tags"), ("topics", "Topics"),
+       ("trends", "Trends"), ("authors", "Authors"), ("reading-list", "Reading list"))
 
 
 def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict[str, object]:
@@ -127,6 +130,8 @@ def site_globals(site: SiteData, citations: CitationIndex | None = None) -> dict
         "catalog_files": (),
         "nav": NAV,
     }
+    if site.sessions is not None:  # the sessions' pages (issue 34), after Papers
+        globals_["nav"] = NAV[:1] + (("sessions", "Sessions"),) + NAV[1:]
     globals_["paper_items"] = PaperItems(dict(globals_), sort_ranks(site.papers))
     return globals_
 
@@ -174,7 +179,7 @@ class PaperItems:
 
     A paper is listed on its venue's, tags' and authors' pages and on /papers/: about ten
     times per paper, so rendering the item each time was a third of a 10,000-paper build.
-    The item sees only ``p``, its ``byline`` (folded author names), its ``ranks`` (where it
+    The item sees only ``p``, its ``byline`` (its authors, the long lists folded), its ``ranks`` (where it
     falls in each order of the lists' sort control, over the whole catalog: pages.sort_ranks)
     and the site globals (never the page it sits on), which is what makes one rendering
     right for every list; twice at most: with the sort ranks and tags a list's controls need
@@ -210,32 +215,25 @@ class PaperItems:
                                                              byline=byline(paper, own), sortable=sortable))
 
 
-BYLINE_HEAD = 2  # a list item's byline names this many authors, then "…" and the last one...
-BYLINE_MAX = 4  # ...when the paper has more than this many
+@dataclass(frozen=True, slots=True)
+class Byline:
+    """A list item's authors (``partials/byline.html``): every one, each linked as on the
+    paper's page (``partials/author_name.html``); past ``AUTHORS_SHOWN`` the rest fold into a
+    <details> ("and N more") that opens without script and that find-in-page searches. On an
+    author's own page (``own``, their slug) their name is marked and never folded away."""
+
+    head: tuple[AuthorRef, ...]
+    tail: tuple[AuthorRef, ...] = ()
+    own: str | None = None
 
 
-def byline(paper: PaperView, own: str | None = None) -> str:
-    """A list item's authors as one line of text: "A, B, C, D", or past ``BYLINE_MAX`` names
-    "A, B, … Z" (the first ``BYLINE_HEAD`` and the last); the paper's page names and links
-    them all. ``own``: the slug of the author whose page lists the paper: their name is always
-    in the line ("A, B, … Own, … Z"), in <strong> (the line is then Markup)."""
-    names = [a.name for a in paper.authors]
-    if own is None:
-        if len(names) > BYLINE_MAX:
-            return ", ".join(names[:BYLINE_HEAD]) + ", … " + names[-1]
-        return ", ".join(names)
-    marked = [Markup("<strong class=\"own-name\">{}</strong>").format(a.name) if a.slug == own else escape(a.name)
-              for a in paper.authors]
-    last = len(names) - 1
-    if len(names) <= BYLINE_MAX:
-        return Markup(", ").join(marked)
-    mine = [i for i, a in enumerate(paper.authors) if a.slug == own and BYLINE_HEAD <= i < last][:1]
-    shown = [*range(BYLINE_HEAD), *mine, last]
-    parts = [marked[shown[0]]]
-    for before, i in zip(shown, shown[1:]):
-        parts.append(Markup(", ") if i == before + 1 else Markup(", … "))
-        parts.append(marked[i])
-    return Markup("").join(parts)
+def byline(paper: PaperView, own: str | None = None) -> Byline:
+    """The byline of ``paper`` in a list (``Byline``)."""
+    head, tail = (paper.authors_head, paper.authors_tail) if paper.authors_tail else (paper.authors, ())
+    if own is not None and any(a.slug == own for a in tail):
+        at = len(head) + next(i for i, a in enumerate(tail) if a.slug == own) + 1
+        head, tail = paper.authors[:at], paper.authors[at:]
+    return Byline(head, tail, own)
 
 
 # Filters for the scholarly metadata: templates stay free of logic, they only print
@@ -306,6 +304,18 @@ def _citations(context: Context) -> CitationIndex:
     if not isinstance(index, CitationIndex):
         raise TypeError("the citation filters need the 'citations' global (see site_globals)")
     return index
+
+
+@pass_context
+def preview_filter(context: Context, page: Page) -> Preview:
+    """``page|preview``: the page's OpenGraph title, URL, type and site name."""
+    return preview(page, context["config"])
+
+
+@pass_context
+def edit_links_filter(context: Context, page: Page) -> EditLinks | None:
+    """``page|edit_links``: "Edit this page" and "Report a problem" (None without repo_url)."""
+    return edit_links(page, context["config"])
 
 
 def render_page(env: Environment, page: Page, globals_: dict[str, object]) -> str:

@@ -275,7 +275,56 @@
     return node;
   }
 
-  // row: [venue index, slug, plain title, byline, presentation digit, provisional, PDF, title HTML]
+  // As shards.name_path (search-engine.js namePath): an ASCII name's page below authors/.
+  function namePath(name) {
+    var slug = (name.toLowerCase().match(/[a-z0-9]+/g) || []).join("-");
+    return (slug.replace(/-/g, "").slice(0, 2) + "__").slice(0, 2) + "/" + slug;
+  }
+
+  // As Python's quote(name, safe=""): encodeURIComponent leaves !'()* as they are.
+  function quote(text) {
+    return encodeURIComponent(text).replace(/[!'()*]/g, function (c) { return "%" + c.charCodeAt(0).toString(16).toUpperCase(); });
+  }
+
+  // One name of a byline, linked as partials/author_name.html links it (the row's entry:
+  // generator/outputs/list_data.py): "name" (a page at namePath), [name, path] (a page
+  // there), [name, 0, url] (their own page elsewhere), [name] (a search for the name).
+  function authorName(entry) {
+    var name = typeof entry === "string" ? entry : entry[0];
+    var href = typeof entry === "string" ? section.getAttribute("data-url-author").replace("{path}", namePath(name))
+      : entry.length === 3 ? entry[2]
+      : entry.length === 2 ? section.getAttribute("data-url-author").replace("{path}", entry[1])
+      : section.getAttribute("data-url-name") + quote(name);
+    var link = element("a", "", name);
+    link.setAttribute("href", href);
+    return link;
+  }
+
+  // The byline (partials/byline.html): names separated by ", ", those after the row's fold
+  // (a 0) in a <details> "and N more" that opens without script.
+  function byline(authors) {
+    var box = element("div"), into = box, first = true;
+    authors.forEach(function (entry, i) {
+      if (entry === 0) {
+        var details = element("details", "more-authors"), summary = element("summary");
+        summary.appendChild(element("span", "more-closed", "and " + (authors.length - i - 1) + " more"));
+        summary.appendChild(element("span", "more-open", "show fewer"));
+        details.appendChild(summary);
+        details.appendChild(document.createTextNode(" "));
+        box.appendChild(document.createTextNode(", "));
+        box.appendChild(details);
+        into = details;
+        first = true;
+        return;
+      }
+      if (!first) into.appendChild(document.createTextNode(", "));
+      into.appendChild(authorName(entry));
+      first = false;
+    });
+    return box;
+  }
+
+  // row: [venue index, slug, plain title, authors, presentation digit, provisional, PDF, title HTML]
   function makeItem(data, row) {
     var venue = data.V[row[0]], title = row[2];
     var item = element("li", "paper-item");
@@ -285,7 +334,7 @@
     else link.textContent = title;
     heading.appendChild(link);
     item.appendChild(heading);
-    item.appendChild(row[3] ? element("p", "", row[3]) : element("p", "unknown", "Authors unknown"));
+    item.appendChild(row[3].length ? byline(row[3]) : element("p", "unknown", "Authors unknown"));
     var meta = element("p");
     var badge = element("a", "badge badge-venue", venue[1]);
     badge.href = fill(section.getAttribute("data-url-venue"), { id: venue[0] });
@@ -324,12 +373,12 @@
   function optionName(select) {
     var option = select.options[select.selectedIndex];
     if (!option) return "";
-    return option.getAttribute("data-name") || option.textContent.replace(/\s*\(\d+\)$/, "");
+    return option.getAttribute("data-name") || option.textContent.replace(/\s*\([\d,]+\)$/, "");
   }
 
   // "3 papers tagged Robotics and presented as oral, by year (newest first), then title"
   function describe(count, s) {
-    var text = count + (count === 1 ? " paper" : " papers");
+    var text = count.toLocaleString("en-US") + (count === 1 ? " paper" : " papers");
     var phrases = s.filters.filter(function (f) { return f[1]; }).map(function (f) {
       return f[0].getAttribute("data-describe") + " " + optionName(f[0]);
     });

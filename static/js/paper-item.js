@@ -116,7 +116,7 @@
     });
     if (tail.length) {
       var closed = more.querySelector(".more-closed");
-      closed.textContent = closed.textContent.replace("{n}", String(tail.length));
+      closed.textContent = closed.textContent.replace("{n}", tail.length.toLocaleString("en-US"));
       tail.forEach(function (author, i) {
         if (i) more.appendChild(sep());
         more.appendChild(authorLink(proto, author));

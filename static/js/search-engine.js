@@ -1,7 +1,8 @@
 /*
  * Papershelf search engine: queries the search files written by generator/outputs/search/
  * (an index split by term: a query fetches the dictionary and postings files of its words,
- * and the titles of the results on screen; the rest of a result comes from its paper's page). Runs in a Web Worker
+ * the people and identifier files a short query needs, and the whole rows of the results on
+ * screen). Runs in a Web Worker
  * (search-worker.js), on the page as a fallback, and under Node for the parity tests.
  * Uses lunr.js 2.3.9 for its stemmer and stop words; the postings carry Lunr's weights.
  *
@@ -21,7 +22,7 @@
 })(typeof self !== "undefined" ? self : this, function (lunr) {
   "use strict";
 
-  // Same as search.tokens.CJK: each ideograph or kana is a word of its own.
+  // Same as content.words.CJK: each ideograph or kana is a word of its own.
   var CJK = "\\u3005-\\u3007\\u3041-\\u3096\\u309d-\\u309f\\u30a1-\\u30fa\\u30fc-\\u30ff\\u31f0-\\u31ff" +
     "\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\u{20000}-\\u{2ee5f}\\u{30000}-\\u{323af}";
   var CJK_CHAR = new RegExp("^[" + CJK + "]$", "u");
@@ -110,7 +111,7 @@
     return found;
   }
 
-  // Same as search.tokens.tokenize.
+  // Same as content.words.tokenize.
   Folder.prototype.tokenize = function (text) {
     var folded = this.fold(text), tokens = [], re = new RegExp(CHAIN, "gu"), m;
     while ((m = re.exec(folded)) !== null) {
@@ -223,6 +224,13 @@
     return found;
   }
 
+  // Same as shards.name_path: an author's page (below authors/) from an ASCII name.
+  function namePath(name) {
+    if (typeof name !== "string" || !ASCII_TEXT.test(name)) return null;
+    var slug = (name.toLowerCase().match(/[a-z0-9]+/g) || []).join("-");
+    return slug ? (slug.replace(/-/g, "").slice(0, 2) + "__").slice(0, 2) + "/" + slug : null;
+  }
+
   // Same as shards.title_slug: a paper's page when its record leaves it out (ASCII titles).
   function titleSlug(title, max) {
     var slug = "";
@@ -275,9 +283,11 @@
     }
   };
 
-  // Facets: venue and tags of each paper as numbers (the year is the venue's).
-  Engine.prototype.setFacets = function (data) {
-    var meta = this.meta, n = data.g.length;
+  // Venue and year of each paper as numbers (the year is the venue's): refs run through the
+  // venues in order, meta.n[i] papers of venue i (shards.py). Tags come later (setTags).
+  Engine.prototype.setVenues = function (counts) {
+    var meta = this.meta, n = 0;
+    counts.forEach(function (c) { n += c; });
     var codes = this.codes = { venue: new Map(), tag: new Map(), year: new Map() };
     var venueYear = [];
     meta.venues.forEach(function (v, i) {
@@ -287,19 +297,33 @@
       venueYear[i] = codes.year.get(y);
     });
     meta.tags.forEach(function (t, i) { codes.tag.set(t.id, i); });
-    var venue = new Int32Array(n), year = new Int32Array(n), tagStart = new Int32Array(n + 1), tags = [];
-    // Refs run through the venues in order: data.n[i] papers of venue i (shards.py).
-    for (var r = 0, v = 0, end = data.n[0] || 0; r < n; r++) {
-      while (r >= end && v < data.n.length - 1) end += data.n[++v];
+    var venue = new Int32Array(n), year = new Int32Array(n);
+    for (var r = 0, v = 0, end = counts[0] || 0; r < n; r++) {
+      while (r >= end && v < counts.length - 1) end += counts[++v];
       venue[r] = v;
       year[r] = venueYear[v];
+    }
+    this.years = meta.venues.map(function (v) { return v.year; });
+    this.docCodes = { venue: venue, year: year, tagStart: null, tags: null };
+    this.size = n;
+  };
+
+  // Each paper's tags (facets.json "g"), for the tag filter and its counts: loaded when needed.
+  Engine.prototype.setTags = function (data) {
+    var n = data.g.length, tagStart = new Int32Array(n + 1), tags = [];
+    for (var r = 0; r < n; r++) {
       tagStart[r] = tags.length;
       for (var g = 0; g < data.g[r].length; g++) tags.push(data.g[r][g]);
     }
     tagStart[n] = tags.length;
-    this.years = meta.venues.map(function (v) { return v.year; });
-    this.docCodes = { venue: venue, year: year, tagStart: tagStart, tags: Int32Array.from(tags) };
-    this.size = n;
+    this.docCodes.tagStart = tagStart;
+    this.docCodes.tags = Int32Array.from(tags);
+  };
+
+  // Both at once (the tests under Node).
+  Engine.prototype.setFacets = function (data) {
+    this.setVenues(this.meta.n);
+    this.setTags(data);
   };
 
   // The dictionary files a query's words need: the buckets of each word's stem and of the
@@ -320,7 +344,7 @@
         return;
       }
       add(bucket(exact));
-      if (unit.prefix && cpLength(word) >= s.minPrefix) add(bucket(word));
+      add(bucket(word)); // the word itself: a completion, or a name as typed
     });
     return Array.from(files).sort(function (a, b) { return a - b; });
   };
@@ -338,14 +362,14 @@
   // its term has fewer than typoUnder postings (index.TYPO_UNDER; its stem's bucket loaded).
   Engine.prototype.typoNeeded = function (unit) {
     if (!unit.fuzzy) return false;
-    var term = this.termEntry(stem(unit.word));
-    return (term ? term[2] : 0) < this.settings.typoUnder;
+    var term = this.termEntry(stem(unit.word)), name = this.rawEntry(unit.word);
+    return Math.max(term ? term[2] : 0, name ? name[2] : 0) < this.settings.typoUnder;
   };
 
   Engine.prototype.termsNeeded = function (expansions) {
     var self = this, files = new Set();
     expansions.forEach(function (found) {
-      found.forEach(function (_, term) { if (!self.postings.has(term)) files.add(self.info.get(term)[1]); });
+      found.forEach(function (e) { if (!self.postings.has(e.term)) files.add(self.info.get(e.term)[1]); });
     });
     return Array.from(files);
   };
@@ -373,63 +397,115 @@
     return kept;
   };
 
-  // Index terms a query word stands for, with their weights (exact > prefix > typo); its
-  // buckets must be loaded. Notes each term's document frequency and postings file in `info`.
+  // Which fields of a posting a match counts in (bits by field number: title, authors, meta,
+  // abstract). Author names are indexed as typed (index.RAW_FIELDS): a word's stem matches
+  // the other fields (WORDS), the word itself the names (AUTHORS) ("Levine" is not "Levin").
+  var AUTHORS = 2, WORDS = 13, ALL = 15;
+
+  // Index terms a query word stands for, with their weights (exact > prefix > typo) and the
+  // fields each counts in: Map key -> {term, weight, mask}; its buckets must be loaded.
+  // Notes each term's document frequency and postings file in `info`, and in
+  // `found.correction` the word a typo was read as when only typos matched.
   Engine.prototype.expand = function (unit) {
     var self = this, found = new Map(), w = this.settings.weights, word = unit.word, exact = stem(word);
-    var info = this.info;
+    var info = this.info, matched = false;
     function note(entry) {
       var term = entry[1] || entry[0];
       if (!info.has(term)) info.set(term, [entry[2], entry[3]]);
       return term;
     }
-    function put(terms, weight) {
-      terms.forEach(function (term) { if (!(found.get(term) >= weight)) found.set(term, weight); });
+    function put(term, weight, mask) {
+      var key = term + "\u0001" + mask, old = found.get(key);
+      if (!old || old.weight < weight) found.set(key, { term: term, weight: weight, mask: mask });
     }
     if (unit.prefix && cpLength(word) >= this.settings.minPrefix) {
       // A completion weighs by how much of it was typed: "graph" -> "graphs" > "graphics".
-      var typed = new Map(), length = cpLength(word);
+      // A surface word stands for its stem in the fields of words; a term also for names.
+      var typed = new Map(), masks = new Map(), length = cpLength(word);
       this.entries(bucket(word)).forEach(function (entry) {
         if (entry[0].lastIndexOf(word, 0) !== 0) return;
         var term = note(entry), share = length / cpLength(entry[0]);
         if (!(typed.get(term) >= share)) typed.set(term, share);
+        masks.set(term, (masks.get(term) || 0) | (entry[1] ? WORDS : ALL));
       });
-      this.strongest(Array.from(typed.keys())).forEach(function (term) { put([term], w.prefix * typed.get(term)); });
+      this.strongest(Array.from(typed.keys())).forEach(function (term) {
+        put(term, w.prefix * typed.get(term), masks.get(term));
+        matched = true;
+      });
     }
     if (this.typoNeeded(unit)) {
-      var candidates = [];
+      // A typo never turns one name into another: a word the index holds matches no
+      // other name with a typo.
+      var candidates = [], cmasks = new Map(), surface = new Map();
+      var known = this.termEntry(exact) || this.rawEntry(word);
       Array.from(new Set([word, exact])).forEach(function (text) {
         var chars = codePoints(text);
         typoKeys(text).forEach(function (b) {
           self.entries(b).forEach(function (entry) {
-            if (oneEdit(chars, codePoints(entry[0]))) candidates.push(note(entry));
+            if (!oneEdit(chars, codePoints(entry[0]))) return;
+            // (names as typed: the word's neighbours, never its stem's)
+            var term = note(entry), mask = (entry[1] ? WORDS : ALL) & (known || text !== word ? WORDS : ALL);
+            candidates.push(term);
+            cmasks.set(term, (cmasks.get(term) || 0) | mask);
+            if (!surface.has(term) || text === word) surface.set(term, entry[0]); // what was meant, as a word
           });
         });
       });
-      put(this.strongest(candidates), w.fuzzy);
+      var kept = this.strongest(candidates);
+      kept.forEach(function (term) { put(term, w.fuzzy, cmasks.get(term)); });
+      if (kept.length) found.typo = surface.get(kept[0]);
     }
     var own = this.termEntry(exact);
-    if (own) put([note(own)], w.exact);
+    if (own) { put(note(own), w.exact, exact === word ? ALL : WORDS); matched = true; }
+    var name = exact !== word ? this.rawEntry(word) : null;
+    if (name) { put(note(name), w.exact, AUTHORS); matched = true; }
+    if (found.typo && !matched) found.correction = found.typo;
     return found;
   };
 
-  // The expansions of every word (their buckets must be loaded).
+  // The entry of `word` as a term of its own (a name as typed), or null.
+  Engine.prototype.rawEntry = function (word) { return this.termEntry(word); };
+
+  // The expansions of every word (their buckets must be loaded), common words dropped.
   Engine.prototype.expandAll = function (units) {
     var self = this;
     this.info = new Map();
-    return units.map(function (unit) { return self.expand(unit); });
+    return this.dropCommon(units, units.map(function (unit) { return self.expand(unit); }));
+  };
+
+  // A required word all of whose terms have at least meta.query.common postings (index.
+  // COMMON_SHARE) is neither fetched nor required when another required word is rarer:
+  // "learning" in "diffusion learning protein" adds little but the largest postings.
+  Engine.prototype.dropCommon = function (units, expansions) {
+    var info = this.info, limit = this.settings.common;
+    if (!limit) return expansions;
+    var common = units.map(function (unit, u) {
+      if (!unit.required || !expansions[u].size) return false;
+      var all = true;
+      expansions[u].forEach(function (e) { if (info.get(e.term)[0] < limit) all = false; });
+      return all;
+    });
+    var rarer = units.some(function (unit, u) { return unit.required && expansions[u].size && !common[u]; });
+    if (!rarer) return expansions;
+    return expansions.map(function (found, u) {
+      if (!common[u]) return found;
+      units[u].required = false;
+      return new Map();
+    });
   };
 
   // Adds into `best` (by ref) the unit's score: for each term, weight x the sum of the
-  // term's weights over the fields (in their order), the best term counting.
+  // term's weights over the fields of its mask (in their order), the best term counting.
   // Returns the refs touched.
   Engine.prototype.unitScores = function (expansions, best, seen) {
     var postings = this.postings, touched = [];
-    Array.from(expansions.keys()).sort(byCodeUnits).forEach(function (term) {
-      var weight = expansions.get(term), p = postings.get(term), n = p.refs.length, i = 0;
+    Array.from(expansions.keys()).sort(byCodeUnits).forEach(function (key) {
+      var e = expansions.get(key), weight = e.weight, mask = e.mask, p = postings.get(e.term);
+      var n = p.refs.length, i = 0;
       while (i < n) {
-        var ref = p.refs[i], sum = p.values[i++];
-        while (i < n && p.refs[i] === ref) sum += p.values[i++];
+        var ref = p.refs[i], sum = 0;
+        do { if ((mask >> p.fields[i]) & 1) sum += p.values[i]; i++; } while (i < n && p.refs[i] === ref);
+        if (!(sum > 0)) continue;
         if (!seen[ref]) { seen[ref] = 1; touched.push(ref); }
         var score = weight * sum;
         if (score > best[ref]) best[ref] = score;
@@ -458,7 +534,7 @@
     var terms = new Set(), required = 0, hit = [];
     units.forEach(function (unit, u) {
       var found = expansions[u];
-      found.forEach(function (_, term) { terms.add(term); });
+      found.forEach(function (e) { terms.add(e.term); });
       if (unit.required) required++;
       var touched = self.unitScores(found, best, work.seen);
       for (var k = 0; k < touched.length; k++) {
@@ -505,6 +581,7 @@
     if (filters.venue && dc.venue[ref] !== codes.venue.get(filters.venue)) return false;
     if (filters.year && dc.year[ref] !== codes.year.get(String(filters.year))) return false;
     if (filters.tag) {
+      if (!dc.tags) return false;
       var want = codes.tag.get(filters.tag), ok = false;
       for (var g = dc.tagStart[ref]; g < dc.tagStart[ref + 1]; g++) if (dc.tags[g] === want) ok = true;
       if (!ok) return false;
@@ -524,7 +601,7 @@
   // Counts of each venue, tag and year among `refs`, each among the refs that pass the
   // other two filters; and the refs that pass all three, in order.
   Engine.prototype.facets = function (refs, active) {
-    var codes = this.codes, dc = this.docCodes;
+    var codes = this.codes, dc = this.docCodes, hasTags = !!dc.tags;
     function wanted(map, key) { return key ? (map.has(key) ? map.get(key) : -2) : -1; }
     var want = { venue: wanted(codes.venue, active.venue), tag: wanted(codes.tag, active.tag),
       year: wanted(codes.year, active.year) };
@@ -532,8 +609,8 @@
     var years = new Int32Array(codes.year.size), matching = [];
     for (var k = 0; k < refs.length; k++) {
       var r = refs[k], okVenue = want.venue === -1 || dc.venue[r] === want.venue;
-      var okYear = want.year === -1 || dc.year[r] === want.year, okTag = want.tag === -1;
-      var from = dc.tagStart[r], to = dc.tagStart[r + 1], g;
+      var okYear = want.year === -1 || dc.year[r] === want.year, okTag = want.tag === -1, g, from = 0, to = 0;
+      if (hasTags) { from = dc.tagStart[r]; to = dc.tagStart[r + 1]; }
       if (!okTag) for (g = from; g < to; g++) if (dc.tags[g] === want.tag) { okTag = true; break; }
       if (okTag && okYear) venues[dc.venue[r]]++;
       if (okVenue && okYear) for (g = from; g < to; g++) tagCounts[dc.tags[g]]++;
@@ -546,7 +623,8 @@
       return out;
     }
     return { matching: matching,
-      counts: { venue: named(codes.venue, venues), tag: named(codes.tag, tagCounts), year: named(codes.year, years) } };
+      counts: { venue: named(codes.venue, venues), tag: hasTags ? named(codes.tag, tagCounts) : null,
+        year: named(codes.year, years) } };
   };
 
   /* ---------------------------------------------------------------- highlighting */
@@ -619,17 +697,108 @@
     return { text: text.slice(start, end), marks: marks, head: start > 0, tail: end < text.length };
   };
 
+  /* ---------------------------------------------------------------- identifiers, people */
+
+  // Same as search.ids (link_keys, query_keys, key_file): a paper's identifiers as keys.
+  var ARXIV_NEW = /^(\d{4}\.\d{4,5})(?:v\d+)?$/i;
+  var ARXIV_URL = /arxiv\.org\/(?:abs|pdf|html)\/([a-z-]+(?:\.[a-z]{2})?\/\d{7}|\d{4}\.\d{4,5})(?:v\d+)?/i;
+  var DOI_RE = /(10\.\d{4,9}\/[^\s?#]+)/i;
+  var ACL = /^(\d{4}\.[a-z0-9]+(?:-[a-z0-9]+)*\.\d+|[a-z]\d{2}-\d{4})$/i;
+  var ACL_URL = /aclanthology\.org\/(\d{4}\.[a-z0-9]+(?:-[a-z0-9]+)*\.\d+|[a-z]\d{2}-\d{4})/i;
+  var OPENREVIEW_URL = /openreview\.net\/(?:forum|pdf|attachment)\?(?:[^#\s]*&)?id=([a-z0-9_-]+)/i;
+  var PMLR_URL = /proceedings\.mlr\.press\/(v\d+)\/([a-z0-9_-]+?)(?:\.html|\.pdf|\/|$)/i;
+  var ID_TOKEN = /^[a-z0-9][a-z0-9._\/:-]{4,}$/i;
+
+  function doiKeys(text) {
+    var doi = text.replace(/[\/.]+$/, "").toLowerCase();
+    if (/\.pdf$/.test(doi)) doi = doi.slice(0, -4);
+    var keys = [doi], m = /^10\.18653\/v1\/(.+)$/i.exec(doi);
+    if (m && ACL.test(m[1])) keys.push(m[1]);
+    return keys;
+  }
+
+  function unique(keys) {
+    return keys.filter(function (k, i) { return k.length <= 120 && keys.indexOf(k) === i; });
+  }
+
+  function linkKeys(url) {
+    var keys = [], m;
+    if ((m = ARXIV_URL.exec(url))) keys.push(m[1].toLowerCase());
+    if (/doi\.org\//i.test(url) && (m = DOI_RE.exec(url))) keys = keys.concat(doiKeys(m[1]));
+    if ((m = ACL_URL.exec(url))) keys.push(m[1].toLowerCase());
+    if ((m = OPENREVIEW_URL.exec(url))) keys.push(m[1].toLowerCase());
+    if ((m = PMLR_URL.exec(url))) keys.push((m[1] + "/" + m[2]).toLowerCase(), m[2].toLowerCase());
+    return unique(keys);
+  }
+
+  function queryKeys(query) {
+    var text = String(query || "").trim(), m;
+    if (!text || text.length > 300 || /\s/.test(text)) return [];
+    var lower = text.toLowerCase();
+    if (text.indexOf("://") >= 0 || /^(arxiv\.org|aclanthology\.org|openreview\.net|doi\.org)/.test(lower)) return linkKeys(text);
+    ["doi:", "arxiv:"].forEach(function (p) { if (lower.lastIndexOf(p, 0) === 0) lower = lower.slice(p.length); });
+    if ((m = /^(10\.\d{4,9}\/\S+)$/.exec(lower))) return doiKeys(m[1]);
+    if ((m = ARXIV_NEW.exec(lower))) return [m[1]];
+    if (ID_TOKEN.test(lower) && (/\d/.test(lower) || text !== lower)) return [lower.replace(/\/+$/, "")];
+    return [];
+  }
+
+  // Which of `files` files holds a key: FNV-1a over its UTF-16 code units (ids.key_file).
+  function keyFile(key, files) {
+    var h = 0x811c9dc5;
+    for (var i = 0; i < key.length; i++) {
+      h ^= key.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return h % Math.max(1, files);
+  }
+
+  // The words of a name or a query as names are compared: folded, hyphens split.
+  Folder.prototype.nameWords = function (text) {
+    var re = new RegExp(CHAIN, "gu"), m, words = [];
+    var folded = this.fold(cpSlice(text, 200));
+    while ((m = re.exec(folded)) !== null) words.push.apply(words, splitParts(m[0]));
+    return words.filter(function (w) { return w; });
+  };
+
+  // Whether the query words spell the name's words: each a word of the name (in any
+  // order), an initial of one, or for the last word still being typed the start of one.
+  function spells(query, name, typing) {
+    if (query.length < 2 || query.length > name.length) return false;
+    var used = name.map(function () { return false; });
+    // Whole words first, then initials and the half-typed word.
+    var order = query.map(function (q, i) { return i; }).sort(function (a, b) {
+      var la = query[a].length === 1 ? 1 : 0, lb = query[b].length === 1 ? 1 : 0;
+      return la - lb || a - b;
+    });
+    var whole = 0;
+    var ok = order.every(function (i) {
+      var q = query[i], found = -1;
+      for (var k = 0; k < name.length && found < 0; k++) if (!used[k] && name[k] === q) found = k;
+      if (found >= 0) whole++;
+      for (k = 0; k < name.length && found < 0; k++) {
+        if (used[k]) continue;
+        if (q.length === 1 && name[k].charAt(0) === q) found = k;
+        else if (typing && i === query.length - 1 && q.length >= 2 && name[k].lastIndexOf(q, 0) === 0) found = k;
+      }
+      if (found < 0) return false;
+      used[found] = true;
+      return true;
+    });
+    return ok && whole >= 1 ? (used.every(Boolean) ? 2 : 1) : 0;
+  }
+
   /* ---------------------------------------------------------------- service */
 
   // The search service behind the page. `post(message)` sends to the page; `fetchJSON(path)`
-  // returns a promise of parsed JSON. Loads meta.json and the facets, then for each query
-  // the dictionary files of its words, the postings files of their terms and the title
-  // chunks of the results on screen, each file once; answers only when all are there. The
-  // rest of a result (authors, PDF, snippet) comes from its paper's page, which the page
-  // fetches when the result comes into sight and hands over ("pages"): the answer is sent
-  // again for those results ("filled").
-  var MAX_PAGES = 400;
-  var FORMAT_VERSION = 4; // index.FORMAT_VERSION
+  // returns a promise of parsed JSON. Loads meta.json, then for each query the dictionary
+  // files of its words, the postings files of their terms, the people file of each word of a
+  // short query, the identifier file of a query that looks like one, and the records of
+  // the results on screen (whole rows: title, authors, badges, PDF), each file once;
+  // answers when all are there. The tags of every paper (facets.json) load only for the
+  // tag filter and its counts.
+  var FORMAT_VERSION = 5; // index.FORMAT_VERSION
+  var MAX_PERSON_WORDS = 4, MAX_CARDS = 5, PEOPLE_KEY = 3; // people.KEY_CHARS
 
   function Service(post, fetchJSON) {
     this.post = post;
@@ -637,8 +806,6 @@
     this.engine = null;
     this.last = null;
     this.files = new Map(); // path -> promise of its parsed JSON
-    this.pages = new Map(); // slug -> {text, record} from the paper's page (sent by the page)
-    this.shown = null; // the last results: {id, terms, refs: slug -> ref}
     this.failed = null;
   }
 
@@ -648,7 +815,6 @@
       this.last = message;
       if (this.engine) this.answer(message);
     }
-    if (message.type === "pages") this.addPages(message);
   };
 
   Service.prototype.fail = function (error, message) {
@@ -662,25 +828,26 @@
     return this.fetchJSON(base + "search/meta.json?t=" + Date.now()).then(function (meta) {
       // The search files of another build format (this script cached from an older or newer
       // build): one clear error, not a wrong answer.
-      if (meta.version !== FORMAT_VERSION) throw new Error("search files of format " + meta.version + ", not " + FORMAT_VERSION + "; reload the page");
+      if (!meta || meta.version !== FORMAT_VERSION) throw new Error("search files of format " + (meta && meta.version) + ", not " + FORMAT_VERSION + "; reload the page");
       self.meta = meta;
       self.version = "?v=" + encodeURIComponent(meta.build);
-      // The facets load while the first query's words are looked up (answer waits for both).
       self.engine = new Engine(meta);
-      var facets = self.ready();
+      self.engine.setVenues(meta.n);
       self.post({ type: "meta", meta: { venues: meta.venues, tags: meta.tags, count: meta.count } });
+      self.post({ type: "state", state: "ready" });
       if (self.last) self.answer(self.last);
-      return facets.then(function () { self.post({ type: "state", state: "ready" }); });
     }).catch(function (error) { self.fail(error, self.last); });
   };
 
-  // The facets, loaded once (again after a failure).
-  Service.prototype.ready = function () {
+  // Every paper's tags, loaded once (again after a failure).
+  Service.prototype.tags = function () {
     var self = this, engine = this.engine;
-    if (engine.docCodes) return Promise.resolve();
+    if (engine.docCodes.tags) return Promise.resolve();
     if (!this.facets) {
-      this.facets = this.get("search/facets.json").then(function (data) { engine.setFacets(data); },
-        function (error) { self.facets = null; throw error; });
+      this.facets = this.get("search/facets.json").then(function (data) {
+        if (!data || !Array.isArray(data.g) || data.g.length !== engine.size) throw new Error("search/facets.json is damaged");
+        engine.setTags(data);
+      }, function (error) { self.facets = null; throw error; });
     }
     return this.facets;
   };
@@ -700,140 +867,218 @@
   Service.prototype.fetchAll = function (folder, numbers, add) {
     var self = this;
     return Promise.all(numbers.map(function (n) {
-      return self.get("search/" + folder + "/" + n + ".json.gz").then(function (data) { add(n, data); });
+      return self.get("search/" + folder + "/" + n + ".json.gz").then(function (data) {
+        if (!data || typeof data !== "object") throw new Error("search/" + folder + "/" + n + ".json.gz is damaged");
+        add(n, data);
+      });
     }));
   };
 
   // `fetchJSON(url)` of the page and the worker: the parsed JSON of a file of the site. The
-  // numbered dictionary, postings and title files are gzip (`<n>.json.gz`, a third of their
-  // size: generator/outputs/search/stored.py), as static hosts serve them: the bytes of the
+  // numbered files are gzip (`<n>.json.gz`, a third of their size:
+  // generator/outputs/search/stored.py), as static hosts serve them: the bytes of the
   // file, unpacked here (DecompressionStream); a host that sends them unpacked already
-  // (Content-Encoding: gzip) gives JSON, read as it is.
+  // (Content-Encoding: gzip) gives JSON, read as it is. A damaged file is an error that names it.
   function fetchJSON(url) {
+    var name = url.split("?")[0];
     return fetch(url).then(function (response) {
-      if (!response.ok) throw new Error(url + ": HTTP " + response.status);
+      if (!response.ok) throw new Error(name + ": HTTP " + response.status);
       if (!/\.gz(\?|$)/.test(url)) return response.json();
       return response.arrayBuffer().then(function (buffer) {
         var bytes = new Uint8Array(buffer);
         if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return JSON.parse(new TextDecoder().decode(bytes));
         return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).json();
       });
+    }).catch(function (error) {
+      if (/HTTP \d+/.test(String(error && error.message))) throw error;
+      throw new Error(name + " could not be read (" + (error && error.message || error) + ")");
     });
   }
 
+  // The people a short query may name: the words of the query (2 to MAX_PERSON_WORDS).
+  Service.prototype.personWords = function (query) {
+    if (!query || query.length > 120) return null;
+    var words = this.engine.folder.nameWords(query);
+    if (words.length < 2 || words.length > MAX_PERSON_WORDS) return null;
+    if (!words.every(function (w) { return /^\p{L}/u.test(w); })) return null; // "2301.01234" names nobody
+    return words;
+  };
+
   // Answers a query once its files are loaded; a file that fails gives the error state.
   Service.prototype.answer = function (message) {
-    var self = this, engine = this.engine, started = Date.now(), waited = 0;
+    var self = this, engine = this.engine, meta = this.meta;
     var query = message.q || "", units = query.trim() ? engine.units(query) : null, expansions = null;
-    var step = Promise.resolve();
-    if (units) {
+    if (units && message.exact) units.forEach(function (unit) { unit.fuzzy = false; });
+    var steps = [];
+    if (units && units.length) {
       var addDict = function (n, d) { engine.addDict(n, d); };
-      step = this.fetchAll("dict", engine.dictNeeded(units), addDict)
+      steps.push(this.fetchAll("dict", engine.dictNeeded(units), addDict)
         .then(function () { return self.fetchAll("dict", engine.dictNeeded(units, true), addDict); })
         .then(function () {
           expansions = engine.expandAll(units);
           return self.fetchAll("terms", engine.termsNeeded(expansions), function (n, d) { engine.addTerms(d); });
-        });
+        }));
+    } else if (units) {
+      expansions = [];
     }
-    step = Promise.all([step, this.ready()]);
+    var keys = queryKeys(query), idRefs = [];
+    if (keys.length && meta.ids) {
+      var idFiles = Array.from(new Set(keys.map(function (k) { return keyFile(k, meta.ids); })));
+      steps.push(this.fetchAll("ids", idFiles, function (n, data) {
+        keys.forEach(function (k) {
+          if (Object.prototype.hasOwnProperty.call(data, k) && Array.isArray(data[k])) idRefs = idRefs.concat(data[k]);
+        });
+      }));
+    }
+    var words = units ? this.personWords(query) : null, people = [];
+    if (words && meta.people) {
+      var families = words.filter(function (w) { return w.length >= 2; });
+      var fileOf = function (w) { return keyFile(cpSlice(w, PEOPLE_KEY), meta.people); };
+      var peopleFiles = Array.from(new Set(families.map(fileOf)));
+      steps.push(this.fetchAll("people", peopleFiles, function (n, data) {
+        families.forEach(function (w) {
+          if (fileOf(w) === n && Object.prototype.hasOwnProperty.call(data, w)) people = people.concat(data[w]);
+        });
+      }));
+    }
+    var filters = message.filters || {};
+    if (filters.tag || message.tags) steps.push(this.tags());
     var computed;
-    return step.then(function () {
-      waited = Date.now() - started;
-      computed = self.compute(message, units, expansions);
+    return Promise.all(steps).then(function () {
+      computed = self.compute(message, units, expansions, idRefs, self.persons(words, people, /\S$/.test(query)));
       return self.fetchAll("docs", engine.docsNeeded(computed.page), function (n, d) { engine.addDocs(n, d); });
     }).then(function () {
       self.failed = null;
-      self.respond(message, computed, Date.now() - started - waited);
+      self.respond(message, computed);
     }).catch(function (error) {
       self.fail(error, message);
     });
   };
 
-  Service.prototype.compute = function (message, units, expansions) {
-    var engine = this.engine, filters = message.filters || {}, result, ranked;
+  // The people whose name the query spells (`spells`), whole names first, then by papers.
+  Service.prototype.persons = function (words, entries, typing) {
+    if (!words || !entries.length) return [];
+    var folder = this.engine.folder, found = [], seen = new Set(), size = this.engine.size;
+    entries.forEach(function (e) {
+      if (!Array.isArray(e) || seen.has(e[1])) return;
+      var best = 0;
+      [e[0]].concat(e[6] || []).forEach(function (name) { best = Math.max(best, spells(words, folder.nameWords(name), typing)); });
+      if (!best) return;
+      seen.add(e[1]);
+      var refs = [], ref = 0;
+      (e[5] || []).forEach(function (d) { ref += d; if (ref >= 0 && ref < size) refs.push(ref); });
+      found.push({ name: e[0], path: e[1], first: e[2], last: e[3], venues: e[4], refs: refs, count: refs.length, whole: best });
+    });
+    found.sort(function (a, b) { return (b.whole - a.whole) || (b.count - a.count) || byCodeUnits(a.name, b.name); });
+    return found.slice(0, MAX_CARDS);
+  };
+
+  Service.prototype.compute = function (message, units, expansions, idRefs, persons) {
+    var engine = this.engine, filters = message.filters || {}, result, ranked = null;
     if (units) {
       ranked = engine.rank(units, expansions);
       result = engine.select(ranked, null);
+      // A paper an identifier names comes first, then the papers of the people named (best
+      // score first), then the rest: a full name as an author beats the words found apart.
+      var front = [], inFront = new Set(), scores = ranked.scores;
+      function lead(ref) { if (ref >= 0 && ref < engine.size && !inFront.has(ref)) { inFront.add(ref); front.push(ref); } }
+      idRefs.forEach(lead);
+      persons.forEach(function (p) { // in the cards' order, each one's best first
+        p.refs.slice().sort(function (a, b) { return (scores[b] - scores[a]) || (a - b); }).forEach(lead);
+      });
+      if (front.length) {
+        result.refs = front.concat(result.refs.filter(function (r) { return !inFront.has(r); }));
+        if (result.partial && !idRefs.length) result.partial = false;
+      }
     } else {
       result = engine.browse();
     }
     var active = { venue: filters.venue || "", tag: filters.tag || "", year: String(filters.year || "") };
     var counted = engine.facets(result.refs, active), matching = counted.matching;
-    if (units && !matching.length && (active.venue || active.tag || active.year)) {
+    if (units && ranked && !matching.length && (active.venue || active.tag || active.year)) {
       // Papers with every word exist, but none within the filters: the papers within them
       // that have some of the words, as the search in Python (filters first) answers.
       var within = engine.select(ranked, active);
       var inside = engine.facets(within.refs, active).matching;
       if (inside.length) { result = within; matching = inside; }
     }
+    if (message.sort === "year") {
+      var year = engine.docCodes.venue, years = engine.years, position = new Map();
+      matching.forEach(function (r, i) { position.set(r, i); });
+      matching = matching.slice().sort(function (a, b) {
+        return (years[year[b]] - years[year[a]]) || (position.get(a) - position.get(b));
+      });
+    }
+    var corrections = [];
+    if (units && expansions) {
+      units.forEach(function (unit, u) {
+        if (expansions[u] && expansions[u].correction) corrections.push([unit.word, expansions[u].correction]);
+      });
+    }
     var limit = Math.max(1, Math.min(message.limit || 10, 1000));
     return { result: result, matching: matching, facets: counted.counts, active: active,
-      page: matching.slice(0, limit), browsing: !units };
+      page: matching.slice(0, limit), browsing: !units, persons: persons, corrections: corrections,
+      words: units ? engine.folder.nameWords(message.q || "") : [], typing: /\S$/.test(message.q || ""),
+      ids: idRefs.length };
   };
 
-  Service.prototype.respond = function (message, computed, ms) {
-    var engine = this.engine, self = this, terms = computed.result.terms;
-    var hits = computed.page.map(function (ref) { return self.describe(ref, terms); });
-    var refs = new Map();
-    computed.page.forEach(function (ref) { refs.set(engine.records[ref].s, ref); });
-    this.shown = { id: message.id, terms: terms, refs: refs };
+  Service.prototype.respond = function (message, computed) {
+    var self = this, terms = computed.result.terms, people = new Set();
+    computed.persons.forEach(function (p) { people.add(p.path); });
+    var hits = computed.page.map(function (ref) { return self.describe(ref, terms, computed, people); });
     this.post({
-      type: "results", id: message.id, q: message.q || "", filters: computed.active,
+      type: "results", id: message.id, q: message.q || "", filters: computed.active, sort: message.sort || "",
       total: computed.matching.length, partial: computed.result.partial, browsing: computed.browsing,
-      hits: hits, facets: computed.facets, stage: "ready", ms: ms,
+      hits: hits, facets: computed.facets, stage: "ready",
+      persons: computed.persons.map(function (p) {
+        return { name: p.name, path: p.path, count: p.count, first: p.first, last: p.last, venues: p.venues };
+      }),
+      corrections: message.exact ? [] : computed.corrections,
     });
   };
 
-  // What the papers' pages say (the page fetches them for the results on screen): abstract
-  // text and page record (shards.page_record), or null where a page has none. The results
-  // of query `id` among them are sent again, complete.
-  Service.prototype.addPages = function (message) {
-    var self = this, shown = this.shown, hits = [];
-    Object.keys(message.pages).forEach(function (slug) {
-      if (message.pages[slug].failed) return; // not kept: the next query that shows it asks again
-      if (self.pages.size >= MAX_PAGES) self.pages.delete(self.pages.keys().next().value);
-      self.pages.set(slug, message.pages[slug]);
-    });
-    if (!shown || shown.id !== message.id) return;
-    Object.keys(message.pages).forEach(function (slug) {
-      if (shown.refs.has(slug)) hits.push(self.describe(shown.refs.get(slug), shown.terms, message.pages[slug]));
-    });
-    this.post({ type: "filled", id: message.id, hits: hits });
+  // Ranges of an author's name to mark: the whole name for a person the query named, else
+  // each word of the name the query has (the last word also as the start of one).
+  Engine.prototype.nameMarks = function (name, words, typing) {
+    if (!words.length) return [];
+    var f = this.folder.foldWithOffsets(name), re = new RegExp(PART, "gu"), m, ranges = [];
+    var last = typing ? words[words.length - 1] : null;
+    while ((m = re.exec(f.text)) !== null) {
+      var w = m[0].replace(/'/g, "");
+      if (words.indexOf(w) < 0 && !(last && last.length >= 2 && w.lastIndexOf(last, 0) === 0)) continue;
+      var start = f.starts ? f.starts[m.index] : m.index;
+      var end = f.ends ? f.ends[m.index + m[0].length - 1] : m.index + m[0].length;
+      ranges.push([start, end]);
+    }
+    return ranges;
   };
 
-  // A result: what the records and facets give at once (title, venue, year, tags), and once
-  // the paper's page is known, what it gives (authors, presentation, PDF, snippet). Until
-  // then `authors` is null, `pdf` undefined and `snippet` null (static/js/paper-item.js).
-  Service.prototype.describe = function (ref, terms, given) {
-    var engine = this.engine, meta = this.meta, d = engine.records[ref], page = given || this.pages.get(d.s);
-    var dc = engine.docCodes, venue = meta.venues[dc.venue[ref]], tags = [];
-    if (d.g) d.g.forEach(function (g) { tags.push(meta.tags[g].id); }); // the paper's own order
-    else for (var g = dc.tagStart[ref]; g < dc.tagStart[ref + 1]; g++) tags.push(meta.tags[dc.tags[g]].id);
-    var hit = {
+  // A whole result from its record: title, authors (linked to their pages, the person the
+  // query named marked), venue, year, tags, presentation, PDF.
+  Service.prototype.describe = function (ref, terms, computed, people) {
+    var engine = this.engine, meta = this.meta, d = engine.records[ref];
+    var venue = meta.venues[engine.docCodes.venue[ref]], tags = [];
+    (d.g || []).forEach(function (g) { if (meta.tags[g]) tags.push(meta.tags[g].id); });
+    var names = Array.isArray(d.a) ? d.a : [], paths = (Array.isArray(d.h) ? d.h : []).map(function (h, i) {
+      return h === 1 ? namePath(names[i]) : typeof h === "string" ? h : null;
+    });
+    return {
       slug: d.s,
       title: d.t,
       titleMarks: engine.highlight(d.t, terms),
-      authors: null,
+      authors: names.map(function (name, i) {
+        var path = paths[i] || null, person = !!(path && people.has(path));
+        return { name: name, path: path, person: person,
+          marks: person ? [[0, name.length]] : engine.nameMarks(name, computed.words, computed.typing) };
+      }),
       venue: venue.id,
       year: venue.year,
       tags: tags,
-      presentation: null,
-      provisional: false,
-      pdf: undefined,
-      snippet: null,
+      presentation: d.p || null,
+      provisional: !!d.x,
+      pdf: d.f || null,
+      sessions: Array.isArray(d.d) ? d.d : [],
     };
-    if (!page) return hit;
-    var p = page.record || { a: [] }; // a page that did not load, or without its authors
-    // p.h: where each name links on the paper's page (null: plain text), which the result keeps
-    hit.authors = (p.a || []).map(function (name, i) {
-      return { name: name, href: (p.h && p.h[i]) || null, marks: engine.highlight(name, terms) };
-    });
-    if (!page.record) hit.unknown = "Authors could not be loaded"; // not "unknown": not known here
-    hit.presentation = p.p || null;
-    hit.provisional = !!p.x;
-    hit.pdf = page.record ? p.f || null : undefined; // the PDF's URL (derive.urls.pdf_url), the result's first action
-    hit.snippet = engine.snippet(page.text || "", terms);
-    return hit;
   };
 
   return {
@@ -842,6 +1087,10 @@
     Service: Service,
     fetchJSON: fetchJSON,
     queryUnits: queryUnits,
+    queryKeys: queryKeys,
+    linkKeys: linkKeys,
+    keyFile: keyFile,
+    spells: spells,
     stem: stem,
     isStopWord: stopWords,
     compounds: compounds,
@@ -849,5 +1098,6 @@
     typoKeys: typoKeys,
     oneEdit: oneEdit,
     titleSlug: titleSlug,
+    namePath: namePath,
   };
 });

@@ -1,9 +1,9 @@
 // Search page: the box, the filters, the results. Queries run in a Web Worker
 // (search-worker.js + search-engine.js), which fetches the index files each query needs;
 // if workers are unavailable the same engine runs on the page. Query and filters live in
-// the URL (?q=&venue=&tag=&year=). A result shows its title, venue and tags at once; its
-// authors, PDF and snippet come from the paper's own page, which this page fetches for the
-// results on screen once typing pauses (the index does not hold them twice).
+// the URL (?q=&venue=&tag=&year=&sort=year&exact=1). A result is whole from the index's
+// records (title, authors, venue, badges, PDF): no paper page is fetched. A query that names
+// a person shows their card first; a word read with a typo says so, with the way back.
 // Results are the site's list items: static/js/paper-item.js fills the page's <template>.
 (function () {
   "use strict";
@@ -22,6 +22,10 @@
   var submit = document.getElementById("search-submit");
   var more = document.getElementById("search-more");
   var clearButton = document.getElementById("search-clear-filters");
+  var peopleBox = document.getElementById("search-people");
+  var notice = document.getElementById("search-notice");
+  var sortSelect = document.getElementById("search-sort");
+  var sortBox = document.getElementById("search-sort-box");
   if (!form || !input || !results) return;
 
   // The page is written for readers without script: the box is disabled and the help, which
@@ -31,11 +35,11 @@
   if (help) { help.hidden = false; input.setAttribute("aria-describedby", help.id); }
 
   var PAGE = 10;
-  var PAGE_DELAY = 120; // ms without typing before the papers' pages are fetched
   var PHONE = "(max-width: 40rem)"; // as in site.css: there the filters start folded
   var FOCUS_KEY = "papershelf-search-focus"; // when a search form elsewhere was submitted (site.js)
   var FILTERS = ["venue", "tag", "year"];
-  var state = { q: "", venue: "", tag: "", year: "" };
+  var state = { q: "", venue: "", tag: "", year: "", sort: "", exact: "" };
+  var wantTags = false; // the tag filter was reached: every paper's tags are loaded for its counts
   var limit = PAGE;
   var names = { venue: {}, venueFull: {}, venueYear: {}, tag: {} };
   var selects = {};
@@ -58,11 +62,13 @@
     var params = new URL(window.location.href).searchParams;
     state.q = params.get("q") || "";
     FILTERS.forEach(function (f) { state[f] = params.get(f) || ""; });
+    state.sort = params.get("sort") === "year" ? "year" : "";
+    state.exact = params.get("exact") === "1" ? "1" : "";
   }
 
   function stateURL() {
     var url = new URL(window.location.href);
-    ["q"].concat(FILTERS).forEach(function (key) {
+    ["q"].concat(FILTERS, ["sort", "exact"]).forEach(function (key) {
       if (state[key]) url.searchParams.set(key, state[key]); else url.searchParams.delete(key);
     });
     return url;
@@ -77,6 +83,7 @@
   function applyState() {
     if (input.value !== state.q) input.value = state.q;
     FILTERS.forEach(function (f) { if (selects[f]) selects[f].value = state[f]; });
+    if (sortSelect && sortSelect.value !== state.sort) sortSelect.value = state.sort;
     if (filterCount) {
       var active = FILTERS.filter(function (f) { return !!state[f]; }).length;
       setText(filterCount, active ? " (" + active + " active)" : "");
@@ -152,7 +159,7 @@
     inFlight = true;
     sentId = nextId++;
     backend.send({
-      type: "query", id: sentId, q: state.q, limit: limit,
+      type: "query", id: sentId, q: state.q, limit: limit, sort: state.sort, exact: !!state.exact, tags: wantTags,
       filters: { venue: state.venue, tag: state.tag, year: state.year },
     });
   }
@@ -168,10 +175,8 @@
       inFlight = false;
       stage = message.stage; // an answer after an error: the error is over
       render(message);
-      if (dirty) search(); else fetchTexts();
-      return;
+      if (dirty) search();
     }
-    if (message.type === "filled" && lastResults && message.id === lastResults.id) fill(message.hits);
   }
 
   function setStage(message) {
@@ -184,9 +189,12 @@
       results.removeAttribute("data-total");
       results.setAttribute("data-state", "error");
       if (more) more.hidden = true;
+      showPeople([]);
+      showNotice(null);
       status.textContent = "The search index could not be loaded (" + message.message + "). " +
         "You can still browse by tag, venue or author.";
       empty.hidden = false;
+      setEmptyWords(false); // not "no papers match": the ways to browse only
       inFlight = false;
       if (dirty) search();
       return;
@@ -240,6 +248,12 @@
         select.appendChild(unknown);
       }
       select.value = state[spec.key];
+      if (spec.key === "tag") {
+        // Every paper's tags load when the tag filter is reached, not before (its counts).
+        var reach = function () { if (!wantTags) { wantTags = true; search(); } };
+        select.addEventListener("focus", reach);
+        select.addEventListener("pointerdown", reach);
+      }
       select.addEventListener("change", function () {
         state[spec.key] = select.value;
         limit = PAGE;
@@ -269,6 +283,7 @@
       if (!select) return;
       Array.prototype.forEach.call(select.options, function (option) {
         if (!option.value) return;
+        if (!facets[key]) { setText(option, option.getAttribute("data-name")); return; } // not loaded yet
         var n = own(facets[key], option.value) || 0;
         setText(option, option.getAttribute("data-name") + " (" + n + ")");
       });
@@ -288,13 +303,15 @@
   }
 
   // A result is a list item as list pages have it (static/js/paper-item.js fills the
-  // page's <template>), with the search's highlights and snippet.
+  // page's <template>), with the search's highlights; the person the query named is marked.
   function renderHit(hit) {
     var item = window.PapershelfItem.make({
       slug: hit.slug,
       title: hit.title,
       titleMarks: hit.titleMarks,
-      authors: hit.authors,
+      authors: hit.authors.map(function (a) {
+        return { name: a.name, marks: a.marks, href: a.path ? window.PapershelfItem.url("author", { path: a.path }) : null };
+      }),
       venue: {
         id: hit.venue, name: own(names.venue, hit.venue) || hit.venue,
         full: own(names.venueFull, hit.venue), year: own(names.venueYear, hit.venue) || hit.year,
@@ -303,140 +320,77 @@
       provisional: hit.provisional,
       pdf: hit.pdf,
       tags: hit.tags.map(function (tag) { return { id: tag, name: own(names.tag, tag) || tag }; }),
-      snippet: hit.snippet || null,
-      unknown: hit.unknown,
     });
     item.classList.add("search-result");
     item.setAttribute("data-venue", hit.venue);
     item.querySelector(".paper-item-title > a").classList.add("search-result-link");
+    addSessions(item, hit.sessions);
     return item;
   }
 
-  // The rest of each result on screen, from the paper's own page: its abstract (for the
-  // snippet, which the worker cuts and highlights) and its record, read from what the page
-  // shows: its authors (each name an element of .paper-authors: a link to their page, here
-  // or their own, or plain text; partials/authors.html), its presentation and provisional
-  // badges and its citation_pdf_url. Said once on the page, it is not written again for search.
-  var pages = new Map(), pageTimer = null;
-
-  function pageRecord(doc) {
-    var list = doc.querySelector(".paper-authors");
-    if (!list) return null;
-    var record = { a: [], h: [] };
-    if (!list.classList.contains("unknown")) {
-      list.querySelectorAll(":scope > a, :scope > span:not(.visually-hidden), :scope > details > a, :scope > details > span")
-        .forEach(function (node) {
-          record.a.push(node.textContent);
-          record.h.push(node.tagName === "A" ? node.getAttribute("href") : null); // as the page writes it
-        });
-    }
-    var badge = doc.querySelector(".paper-meta .badge:not(.badge-venue):not(.badge-provisional)");
-    var kind = badge ? /\bbadge-([a-z]+)/.exec(badge.className) : null;
-    if (kind) record.p = kind[1];
-    if (doc.querySelector(".paper-meta .badge-provisional")) record.x = 1;
-    var pdf = doc.querySelector('meta[name="citation_pdf_url"]');
-    if (pdf) record.f = pdf.getAttribute("content");
-    return record;
+  // Issue 34: a result names the sessions that discussed its paper (their notes are searched
+  // with the paper), as the paper's page lists them (partials/paper_sessions.html).
+  function addSessions(item, sessions) {
+    if (!sessions.length) return;
+    var line = el("p", "search-sessions", "Discussed: ");
+    sessions.forEach(function (s, i) {
+      if (i) line.appendChild(document.createTextNode(", "));
+      var link = el("a", null, s[1]);
+      link.href = base + s[0].replace(/^\//, "");
+      line.appendChild(link);
+    });
+    var meta = item.querySelector(".paper-item-meta");
+    if (meta) meta.after(line); else item.appendChild(line);
   }
 
-  function pageData(html) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
-    var section = doc.querySelector("main .abstract") || doc.querySelector(".abstract");
-    var text = "";
-    if (section) {
-      Array.prototype.forEach.call(section.querySelectorAll("h2, .unknown"), function (n) { n.remove(); });
-      text = section.textContent.replace(/\s+/g, " ").trim();
-    }
-    return { text: text, record: pageRecord(doc) };
-  }
-
-  // A page that does not load is not kept: the result says so, and a later sighting (the
-  // next query that shows it) tries again. `venue`: the paper's venue id (its page's folder).
-  function pageOf(slug, venue) {
-    if (!pages.has(slug)) {
-      var url = window.PapershelfItem.url("paper", { venue: venue, slug: slug });
-      pages.set(slug, fetch(url)
-        .then(function (response) {
-          if (!response.ok) throw new Error("HTTP " + response.status);
-          return response.text();
-        })
-        .then(pageData)
-        .catch(function () { pages.delete(slug); return { text: "", record: null, failed: true }; }));
-    }
-    return pages.get(slug);
-  }
-
-  // Only the results on screen (and just below it) are fetched: an item's snippet is
-  // data-pending while it is fetched, data-later while the item is out of sight.
-  var wanted = new Map(); // slug -> venue id
-  var seenObserver = typeof IntersectionObserver === "function"
-    ? new IntersectionObserver(onSeen, { rootMargin: "0px 0px 200px 0px" }) : null;
-
-  function snippetNode(item) { return item.querySelector(".paper-item-snippet"); }
-
-  function fetchTexts() {
-    if (seenObserver) seenObserver.disconnect();
-    Array.prototype.forEach.call(results.children, function (item) {
-      var node = snippetNode(item);
-      if (!node || !(node.hasAttribute("data-pending") || node.hasAttribute("data-later"))) return;
-      if (seenObserver) seenObserver.observe(item); else want(item);
+  // People the query names: a card each (their page, papers, years, main venues), above the papers.
+  function showPeople(persons) {
+    if (!peopleBox) return;
+    peopleBox.textContent = "";
+    peopleBox.hidden = !persons.length;
+    persons.forEach(function (p) {
+      var card = el("section", "person-card");
+      var h = el("h2", "person-card-name");
+      var a = el("a", "", p.name);
+      a.href = window.PapershelfItem.url("author", { path: p.path });
+      h.appendChild(a);
+      card.appendChild(h);
+      var years = p.first === p.last ? String(p.first) : p.first + "\u2013" + p.last;
+      var facts = [p.count.toLocaleString("en") + (p.count === 1 ? " paper" : " papers"), years];
+      if (p.venues) facts.push(p.venues);
+      card.appendChild(el("p", "person-card-facts stats", facts.join(" \u00b7 ")));
+      peopleBox.appendChild(card);
     });
   }
 
-  function onSeen(entries) {
-    entries.forEach(function (entry) {
-      var node = snippetNode(entry.target);
-      if (!node) return;
-      if (entry.isIntersecting) {
-        seenObserver.unobserve(entry.target);
-        want(entry.target);
-      } else if (node.hasAttribute("data-pending")) {
-        node.removeAttribute("data-pending");
-        node.setAttribute("data-later", "true");
-      }
+  // "Showing results for transformer · search instead for transfromer" when a word was read with a typo.
+  function showNotice(r) {
+    if (!notice) return;
+    notice.textContent = "";
+    if (!r || !r.corrections || !r.corrections.length || !r.total) { notice.hidden = true; return; }
+    var fixed = r.q;
+    r.corrections.forEach(function (c) {
+      fixed = fixed.split(/(\s+)/).map(function (part) {
+        var bare = part.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^\p{L}\p{N}]/gu, "");
+        return bare === c[0] ? part.replace(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/u, c[1]) : part;
+      }).join("");
     });
-  }
-
-  function want(item) {
-    var node = snippetNode(item), r = lastResults;
-    node.removeAttribute("data-later");
-    node.setAttribute("data-pending", "true");
-    wanted.set(item.getAttribute("data-slug"), item.getAttribute("data-venue"));
-    clearTimeout(pageTimer);
-    pageTimer = setTimeout(function () {
-      var slugs = Array.from(wanted.keys()), venues = Array.from(wanted.values());
-      wanted.clear();
-      if (lastResults !== r) return;
-      Promise.all(slugs.map(function (slug, i) { return pageOf(slug, venues[i]); })).then(function (values) {
-        var found = {};
-        slugs.forEach(function (slug, i) { found[slug] = values[i]; });
-        if (lastResults === r) backend.send({ type: "pages", id: r.id, pages: found });
-      });
-    }, PAGE_DELAY);
-  }
-
-  // Results made complete by their pages' data take the place of the items that waited for
-  // it; a link that had the focus keeps it in the new item.
-  function fill(hits) {
-    var changed = false;
-    hits.forEach(function (hit) {
-      var old = rendered.get(hit.slug), key = JSON.stringify(hit);
-      if (!old || old.key === key || old.node.parentNode !== results) return;
-      var node = renderHit(hit), focused = old.node.contains(document.activeElement) ? document.activeElement : null;
-      var path = focused ? focusPath(old.node, focused) : null;
-      old.node.replaceWith(node);
-      rendered.set(hit.slug, { key: key, node: node });
-      changed = true;
-      if (path) (node.querySelectorAll(path[0])[path[1]] || node.querySelector(".search-result-link")).focus();
+    notice.appendChild(document.createTextNode("Showing results for "));
+    notice.appendChild(el("strong", "", fixed.trim()));
+    notice.appendChild(document.createTextNode(" \u00b7 "));
+    var url = stateURL();
+    url.searchParams.set("exact", "1");
+    var back = el("a", "search-exact", "search instead for " + r.q.trim());
+    back.href = url.pathname + url.search;
+    back.addEventListener("click", function (event) {
+      event.preventDefault();
+      state.exact = "1";
+      writeURL(true);
+      settled = true;
+      search();
     });
-    // Zotero's Connector looks for items (their COinS) again when a page fires this.
-    if (changed) document.dispatchEvent(new Event("ZoteroItemUpdated", { bubbles: true, cancelable: true }));
-  }
-
-  // Where a focused element sits in an item: its tag and class, and which of those it is.
-  function focusPath(item, node) {
-    var selector = node.tagName.toLowerCase() + (node.classList.length ? "." + node.classList[0] : "");
-    return [selector, Array.prototype.indexOf.call(item.querySelectorAll(selector), node)];
+    notice.appendChild(back);
+    notice.hidden = false;
   }
 
   function quoted(q) { return "\u201c" + q.trim() + "\u201d"; }
@@ -481,6 +435,9 @@
     if (!r.q.trim() && !hasFilters()) {
       showIdle(); setAttr(results, "data-query", r.q); setAttr(results, "data-filters", ""); return;
     }
+    showPeople(r.persons || []);
+    showNotice(r);
+    setAttr(results, "data-sort", r.sort || "");
     var next = new Map(), nodes = r.hits.map(function (hit) {
       var key = JSON.stringify(hit), old = rendered.get(hit.slug);
       var node = old && old.key === key ? old.node : renderHit(hit);
@@ -497,6 +454,7 @@
     setText(status, countText(r));
     updateFacets(r.facets);
     empty.hidden = r.total > 0;
+    setEmptyWords(true);
     if (clearButton) clearButton.hidden = !hasFilters();
     more.hidden = r.hits.length >= r.total;
     if (keep >= 0 && !same) {
@@ -513,11 +471,18 @@
     }
   }
 
+  function setEmptyWords(shown) {
+    var words = document.getElementById("search-empty-words");
+    if (words) words.hidden = !shown;
+  }
+
   function showIdle() {
     lastResults = null;
     rendered = new Map();
     results.textContent = "";
     results.removeAttribute("data-total");
+    showPeople([]);
+    showNotice(null);
     empty.hidden = true;
     if (more) more.hidden = true;
     if (stage === "error") return;
@@ -575,6 +540,7 @@
 
   input.addEventListener("input", function () {
     state.q = input.value;
+    state.exact = "";
     limit = PAGE;
     writeURL(settled);
     settled = false;
@@ -624,6 +590,17 @@
       applyState();
       search();
       input.focus();
+    });
+  }
+
+  if (sortSelect) {
+    if (sortBox) sortBox.hidden = false;
+    sortSelect.addEventListener("change", function () {
+      state.sort = sortSelect.value === "year" ? "year" : "";
+      limit = PAGE;
+      writeURL(true);
+      settled = true;
+      search();
     });
   }
 

@@ -22,7 +22,8 @@
         rows.sort(function (a, b) {
           var x = a.cells[column].textContent.trim();
           var y = b.cells[column].textContent.trim();
-          var order = numeric ? Number(x) - Number(y) : x.localeCompare(y, undefined, { sensitivity: "base" });
+          // numbers are written with thousands separators ("1,234")
+          var order = numeric ? Number(x.replace(/,/g, "")) - Number(y.replace(/,/g, "")) : x.localeCompare(y, undefined, { sensitivity: "base" });
           return ascending ? order : -order;
         });
         rows.forEach(function (row) { body.appendChild(row); });

@@ -134,11 +134,13 @@ def author_names(authors) -> list[tuple[str, str | None]]:
 
 
 def assert_author_list_folds(authors, paper, base: str = "/") -> None:
-    """``authors`` (a locator of a folded author list) shows the first names, "+ N more",
-    and the rest once opened; every author is there, a link where they have a page."""
-    assert author_names(authors) == [(a.name, base + a.url if a.url else a.elsewhere) for a in paper.authors]
+    """``authors`` (a locator of a folded author list) shows the first names, "and N more",
+    and the rest once opened; every author is there, a link to their page (else their own,
+    else a search for the name)."""
+    assert author_names(authors) == [(a.name, base + a.url if a.url else a.elsewhere or base + a.search_url)
+                                     for a in paper.authors]
     summary = authors.locator("summary")
-    assert summary.inner_text().strip() == f"+ {len(paper.authors_tail)} more"
+    assert summary.inner_text().strip() == f"and {len(paper.authors_tail)} more"
     hidden = authors.locator(":scope > details > *:not(summary)").first
     assert hidden.text_content() == paper.authors_tail[0].name
     assert not hidden.is_visible()

@@ -26,6 +26,7 @@ NAMES = ["404", "author", "authors", "home", "paper", "paper-long-authors", "pap
          "reading-list", "search", "tag", "tags", "topic", "topics", "trends", "venue", "venues"]
 
 NAMES += ["authors-letter", "years", "year"]  # the browsing pages of issue 28
+NAMES += ["sessions", "session"]  # the reading group's sessions (issue 34)
 
 
 def page_urls(site) -> dict[str, str]:
@@ -56,6 +57,9 @@ def page_urls(site) -> dict[str, str]:
     urls["authors-letter"] = "/" + next(link.url for link in letter_nav(author_letters(site.authors)) if link.url)
     urls["years"] = "/" + YEARS
     urls["year"] = "/" + year_page(site.venues[0].ref.year)
+    if site.sessions is not None:
+        urls["sessions"] = "/sessions/"
+        urls["session"] = "/" + max(site.sessions.sessions, key=lambda s: (len(s.notes_plain), s.id)).url
     return urls
 
 

@@ -242,23 +242,66 @@ def test_sorting_and_filtering_fetch_no_other_page_of_the_list(page, shelf):
     assert len(set(rows)) == len(rows)  # each row file once, however often the list changed
 
 
-def test_items_made_from_rows_are_the_servers_items(page, server, bundled_views):
-    """Every paper of the bundled catalog, sorted by venue: each item made in the browser from
-    its row is, node for node, the item the server rendered (math titles, badges, PDF or
-    title search, folded bylines)."""
-    page.goto(server.url("/papers/"))
-    # the server's items, without what the page's scripts added (Save buttons)
+def served_and_made(page, url: str) -> tuple[list[str], list[str]]:
+    """The items of the list at ``url`` as the server rendered them, and as list.js made them
+    from the rows once sorted by venue: outerHTML, without what the page's scripts add (Save
+    buttons)."""
+    page.goto(url)
     clean = """ls => ls.map(l => { const c = l.cloneNode(true); c.querySelectorAll('.save-button').forEach(b => b.remove());
                                   c.removeAttribute('data-slug'); return c.outerHTML; })"""
     page.wait_for_function("document.querySelector('#paper-list .save-button')")
     served = page.eval_on_selector_all("#paper-list > li", clean)
-    assert len(served) == len(bundled_views().papers)
-    assert any("<math" in html for html in served) and any("find-link" in html for html in served)
     page.select_option("#list-sort", "venue")
     wait_for_status(page)
     page.wait_for_function("document.querySelectorAll('#paper-list .save-button').length === document.querySelectorAll('#paper-list > li').length")
-    made = page.eval_on_selector_all("#paper-list > li", clean)
+    return served, page.eval_on_selector_all("#paper-list > li", clean)
+
+
+def test_items_made_from_rows_are_the_servers_items(page, server, bundled_views):
+    """Every paper of the bundled catalog, sorted by venue: each item made in the browser from
+    its row is, node for node, the item the server rendered (math titles, badges, PDF or
+    title search, folded bylines)."""
+    served, made = served_and_made(page, server.url("/papers/"))
+    assert len(served) == len(bundled_views().papers)
+    assert any("<math" in html for html in served) and any("find-link" in html for html in served)
+    assert any("more-authors" in html for html in served)
     assert made != served and sorted(made) == sorted(served)
+
+
+PEOPLE = """\
+["Ada Homepage"]
+homepage = "https://example.org/~ada/?a=1&b=2"
+
+["Bo Homepage"]
+orcid = "0000-0002-1825-0097"
+"""
+
+
+def test_bylines_made_from_rows_link_every_name_as_the_server_does(page, tmp_path):
+    """A catalog where people need two papers for a page (as past 20,000 papers): names with a
+    page (ASCII, non-ASCII), a homepage or ORCID record instead, a search for the name (an apostrophe, accents),
+    and a byline of fourteen folded after ten: made in the browser, node for node the server's
+    (six papers: a list with controls)."""
+    content = ContentDir(tmp_path / "content")
+    content.write("site.toml", 'title = "Test shelf"\nauthor_page_min_papers = 2\n')
+    content.write("authors.toml", PEOPLE)
+    content.write("venues/work-2024.md", '---\nname: "WORK 2024"\nfull_name: "Work Conference"\nyear: 2024\n---\n')
+    many = tuple(f"Many O'Author {k}" for k in range(10))
+    bylines = [("Ada Homepage", "Seán Ó Briain", "Alan Twice"), ("Seán Ó Briain", "Alan Twice", "Once (Only) D'Arcy"),
+               ("Zoë Müller", "Alan Twice", *many, "Bo Homepage", "Seán Ó Briain"), (), ("Alan Twice",), ("Alan Twice", "Seán Ó Briain")]
+    for i, authors in enumerate(bylines):
+        content.add_paper(f"paper-{i}", paper_md(title=f"Paper {i}", authors=authors, venue=("test-2024", "work-2024")[i % 2]))
+    server = StaticServer(build_site(tmp_path / "site", content=content.root))
+    try:
+        served, made = served_and_made(page, server.url("/papers/"))
+        html = "".join(served)
+        for part in ('href="/authors/al/alan-twice/"', 'href="/authors/se/sean-o-briain/"', 'href="https://example.org/~ada/?a=1&amp;b=2"',
+                     'href="/search/?q=Once%20%28Only%29%20D%27Arcy"', 'href="/search/?q=Zo%C3%AB%20M%C3%BCller"',
+                     'href="https://orcid.org/0000-0002-1825-0097"', '<span class="more-closed">and 4 more</span>', 'class="unknown"'):
+            assert part in html, part
+        assert made != served and sorted(made) == sorted(served)
+    finally:
+        server.close()
 
 
 def test_a_list_whose_data_cannot_be_loaded_says_so(page, shelf):
@@ -354,12 +397,14 @@ def test_arrows_and_j_k_move_between_papers_and_through_a_paper(page, server, bu
     page.goto(server.url("/papers/"))
     index, paper = next((i, p) for i, p in enumerate(views.papers) if len(p.authors) > 1 and p.pdf_url)
     item = page.locator("#paper-list > li").nth(index)
-    # Right: each of the paper's links and buttons in turn: its venue, its PDF, Save (the
-    # compact item names its authors as text; its page links them).
+    # Right: each of the paper's links and buttons in turn: its authors (each linked, issue 36),
+    # its venue, its PDF, Save.
     parts = ["title " + item.locator("h3 a").get_attribute("href")] + item.evaluate("""li => Array.from(
         li.querySelectorAll('a[href], button, summary')).filter(e => e.getClientRects().length && !e.closest('h3'))
         .map(e => e.tagName.toLowerCase() + ' ' + (e.getAttribute('href') || e.textContent.trim()))""")
-    assert parts[1:] == [f"a /{paper.venue.url}", f"a {paper.pdf_url}", "button Save"]
+    authors = [f"a /{a.url}" for a in paper.authors_head or paper.authors]
+    assert parts[1:] == authors + (["summary"] if paper.authors_tail else []) + [
+        f"a /{paper.venue.url}", f"a {paper.pdf_url}", "button Save"]
     item.locator("h3 a").focus()
     reached = [focused(page)]
     for _ in range(len(parts)):  # one more than needed: Right on the last part stays there
@@ -385,8 +430,8 @@ def test_the_part_reached_holds_the_papers_tab_stop_until_the_focus_leaves(page,
     titles_ = item_titles(page)
     page.locator("#paper-list > li h3 a").nth(1).focus()
     page.keyboard.press("ArrowRight")
-    venue = focused(page)
-    assert venue.startswith("a /venues/")
+    author = focused(page)
+    assert author.startswith("a /authors/")  # the first author
     assert page.locator("#paper-list > li").nth(1).locator("[tabindex='0']").count() == 1
     page.keyboard.press("Tab")  # on to the next paper, not to the rest of this one
     assert focused(page) == titles_[2]
@@ -400,12 +445,16 @@ def test_items_fold_long_author_lists_and_the_paper_page_names_them_all(page, se
     views = bundled_views()
     page.goto(server.url("/papers/"))
     items = page.locator("#paper-list > li")
-    long_list = next(p for p in views.papers if len(p.authors) > 4)
+    long_list = max(views.papers, key=lambda p: len(p.authors))
     short = next(p for p in views.papers if 1 < len(p.authors) <= 4)
-    names = [a.name for a in long_list.authors]
-    byline = items.nth(views.papers.index(long_list)).locator(":scope > h3 + p").inner_text()
-    assert byline == f"{names[0]}, {names[1]}, … {names[-1]}"
-    assert items.nth(views.papers.index(short)).locator(":scope > h3 + p").inner_text() == \
+    byline = items.nth(views.papers.index(long_list)).locator(":scope > h3 + div")
+    # every author, linked; past ten folded into "and N more"
+    shown = [a.name for a in long_list.authors_head or long_list.authors]
+    assert byline.locator(":scope > a").all_inner_texts() == shown
+    assert byline.locator(":scope > a").evaluate_all("as => as.map(a => a.getAttribute('href'))") == \
+        ["/" + a.url for a in long_list.authors_head or long_list.authors]
+    assert byline.locator("details > a").all_text_contents() == [a.name for a in long_list.authors_tail]
+    assert items.nth(views.papers.index(short)).locator(":scope > h3 + div").inner_text() == \
         ", ".join(a.name for a in short.authors)
     # The paper's page names every author (linking those with a page); a long list folds there,
     # its other names reached once opened.
@@ -451,8 +500,8 @@ def test_without_javascript_every_link_is_reachable_and_the_skip_link_lands_on_t
         page.keyboard.press("Enter")
         page.keyboard.press("Tab")
         assert focused(page) == item_titles(page)[0]
-        page.keyboard.press("Tab")  # no JavaScript: the paper's other links are Tab stops
-        assert focused(page).startswith("a /venues/")
+        page.keyboard.press("Tab")  # no JavaScript: the paper's other links are Tab stops (its authors first)
+        assert focused(page).startswith("a /authors/")
     finally:
         context.close()
 

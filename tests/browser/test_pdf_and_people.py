@@ -48,6 +48,8 @@ def people_server(tmp_path_factory):
     root = tmp_path_factory.mktemp("people")
     content = ContentDir(root / "content")
     content.write("authors.toml", PEOPLE)
+    # as a catalog of over 20,000 papers does by default: a page for people with two papers
+    content.write("site.toml", 'title = "Test shelf"\nauthor_page_min_papers = 2\n')
     content.add_paper("explicit-pdf", paper_md(
         title="Explicit PDF Links for Examples", authors=("Ada Example", "Bo Testperson"), body="About links.",
         extra='links:\n  pdf: "https://example.org/explicit.pdf"\n  arxiv: "https://arxiv.org/abs/2401.00001"'))
@@ -313,13 +315,13 @@ def test_every_spelling_links_to_the_one_author_page(page, people_server):
     # An author without an entry: a page as before (two papers), no profile.
     page.goto(people_server.url("/authors/bo/bo-testperson/"))
     assert page.locator("dl.author-profile dt").all_inner_texts() == ["Affiliation"]
-    # With one paper, no page (author_page_min_papers): the name is plain text, or a link to
-    # the person's own page when authors.toml gives one.
+    # With one paper, no page (author_page_min_papers = 2): the name links to the person's own
+    # page when authors.toml gives one, else to a search of the site for the name.
     assert page.goto(people_server.url("/authors/cy/cy-unlisted/")).status == 404
     page.goto(people_server.url("/papers/test-2024/no-links/"))
     names = page.locator(".paper-authors").locator(AUTHOR_NAMES).evaluate_all(
         "es => es.map(e => [e.tagName, e.textContent, e.getAttribute('href')])")
-    assert names == [["A", "Bo Testperson", "/authors/bo/bo-testperson/"], ["SPAN", "Cy Unlisted", None],
+    assert names == [["A", "Bo Testperson", "/authors/bo/bo-testperson/"], ["A", "Cy Unlisted", "/search/?q=Cy%20Unlisted"],
                      ["A", "Di Solo", "https://example.org/di/"]]
     # co-authors on an author page: linked only where they have a page here
     page.goto(people_server.url("/authors/bo/bo-testperson/"))

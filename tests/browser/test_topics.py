@@ -46,7 +46,11 @@ def years_site(tmp_path_factory) -> Iterator[StaticServer]:
         # Diffusion papers come late: a riser.
         year = 2022 + (i % 3) if field != "diffusion" else 2024 - (i % 2)
         tags = ("graph-learning",) if field == "graph" else ("optimization",) if field == "rl" else ()
-        content.add_paper(f"paper-{i:02d}", title=title, body=abstract, tags=tags, venue=f"test-{year}")
+        # Two papers of 2024 at a venue of that year only: the catalog's make-up changes,
+        # which /trends/ says.
+        venue = "late-2024" if year == 2024 and field == "graph" and i % 2 else f"test-{year}"
+        content.add_paper(f"paper-{i:02d}", title=title, body=abstract, tags=tags, venue=venue)
+    content.write("venues/late-2024.md", VENUE.replace("Test", "Late").format(year=2024))
     build(BuildOptions(content=content.root, output=root / "site"))
     server = StaticServer(root / "site")
     yield server
@@ -113,6 +117,7 @@ def test_topics_read_and_link_without_javascript(browser, years_site):
         page.goto(years_site.url("/trends/"))
         assert "Rising fastest in 2023–2024" in page.locator("#risers-heading").inner_text()
         assert page.locator(".riser-list li").first.inner_text().startswith("Diffusion models")
+        assert "Late has papers in only one of the two periods" in page.locator(".trend-note").inner_text()
         assert page.locator("#topic-shares-heading").count() == 1
     finally:
         context.close()

@@ -75,7 +75,7 @@ def test_the_orcid_check_digit_is_iso_7064_mod_11_2(digits, check):
     ('["Ada Example"]\norcid = 18250097\n',
      "authors.toml:2: \"Ada Example\".orcid: expected an ORCID iD such as '0000-0002-1825-0097', found a number"),
     ('["Ada Example"]\naffiliation = "Somewhere"\nemail = "ada@example.org"\n',
-     "authors.toml:3: \"Ada Example\".email: unknown field; expected one of affiliation, aliases, homepage, orcid"),
+     "authors.toml:3: \"Ada Example\".email: unknown field; expected one of affiliation, aliases, coauthors, distinct, homepage, orcid, papers, venues"),
     ('["Ada Example"]\nhomepage = "ftp://example.org/ada"\n',
      "authors.toml:2: \"Ada Example\".homepage: expected an http(s) URL, found 'ftp://example.org/ada'"),
     ('["Ada Example"]\nhomepage = "javascript:alert(1)"\n',

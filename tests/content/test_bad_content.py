@@ -164,8 +164,8 @@ EXPECTED: dict[str, list[str]] = {
         "site.toml:2: base_url: expected '/', a path such as '/catalog/' or an http(s) URL, found "
         "'/c/\"><script>alert(1)</script>/'",
         "site.toml:3: language: expected a language tag such as 'en' or 'en-GB', found 'en\" onload=\"x'",
-        "site.toml:4: colour: unknown field; expected one of author_page_min_papers, base_url, description, language, "
-        "owner, title",
+        "site.toml:4: colour: unknown field; expected one of author_page_min_papers, base_url, description, edit_uri, "
+        "language, owner, repo_url, timezone, title",
         "site.toml:5: author_page_min_papers: expected a whole number of papers, 1 or more, found 0",
     ],
     "tags-broken": [

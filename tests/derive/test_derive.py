@@ -206,7 +206,7 @@ def test_without_dates_the_home_page_has_no_recently_added_section(content, tmp_
                                                   (2, {"alan-turing", "grace-hopper"}),
                                                   (4, {"grace-hopper"}), (5, set())])
 def test_author_pages_only_for_people_with_enough_papers(content, threshold, with_page):
-    """author_page_min_papers (site.toml, default 2): a page only for people with that many
+    """author_page_min_papers (site.toml, default 1 up to 20,000 papers, else 2): a page only for people with that many
     papers; the others are still every paper's authors (and search's), without a URL."""
     content.write("site.toml", f'title = "Test shelf"\nauthor_page_min_papers = {threshold}\n')
     content.add_paper("third", title="Third", authors=("Grace Hopper", "Alan Turing"), body="Three.")
@@ -225,5 +225,10 @@ def test_author_pages_only_for_people_with_enough_papers(content, threshold, wit
         assert {c.item.slug for c in author.coauthors} <= set(refs)
 
 
-def test_the_default_threshold_is_two(content):
-    assert load_catalog(content.root).site.author_page_min_papers == 2
+def test_the_default_threshold_is_one_up_to_20000_papers_then_two(content):
+    from generator.derive.people import page_threshold
+
+    assert load_catalog(content.root).site.author_page_min_papers is None  # not set: by the catalog's size
+    assert page_threshold(None, 2) == page_threshold(None, 20_000) == 1
+    assert page_threshold(None, 20_001) == page_threshold(None, 100_000) == 2
+    assert page_threshold(3, 10) == 3 and page_threshold(1, 100_000) == 1

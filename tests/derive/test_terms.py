@@ -6,10 +6,10 @@ from __future__ import annotations
 import math
 import random
 import re
-import unicodedata
 
 import numpy as np
 
+from generator.content.words import ascii_lower
 from generator.derive import terms
 from generator.derive.related import inputs_digest
 from generator.parallel import jobs_chosen
@@ -20,11 +20,7 @@ _REGEX = re.compile(r"[a-z0-9]+|[^\sa-z0-9-]")  # the tokenizer's definition, as
 
 
 def regex_sequence(text: str) -> list[str | None]:
-    if text.isascii():
-        folded = text.lower()
-    else:
-        folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
-    return [terms.stem_of(token) for token in _REGEX.findall(folded)]
+    return [terms.stem_of(token) for token in _REGEX.findall(ascii_lower(text))]
 
 
 def test_tokens_are_the_words_and_the_marks_between_them():

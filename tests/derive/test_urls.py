@@ -189,6 +189,8 @@ def test_every_page_of_the_plan_is_at_its_path(bundled):
     expected |= {U.TOPICS, U.TRENDS}
     for topic in bundled.topics.topics:
         expected |= pages_of(U.topic_page(topic.ref.id), len(topic.papers))
+    if bundled.sessions is not None:  # the reading group's sessions (issue 34)
+        expected |= {U.SESSIONS} | {U.session_page(s.id) for s in bundled.sessions.sessions}
     assert set(by_url) == expected
     assert by_url[U.HOME].template == "index.html" and by_url[U.NOT_FOUND].template == "404.html"
     assert by_url[U.reading_list_data(0)].template == "reading_list_data.json"

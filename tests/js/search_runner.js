@@ -67,6 +67,7 @@ function main() {
     });
   }
   if (request.fetches) return fetches();
+  if (request.typed) return typed();
   return Promise.resolve();
 }
 
@@ -97,6 +98,29 @@ function fetches() {
       });
     });
   }, Promise.resolve());
+}
+
+// One service, the queries in turn (a query typed letter by letter): every file it fetched.
+function typed() {
+  const got = [];
+  let done = null;
+  const service = new PS.Service(function (message) {
+    if (done && (message.type === "results" || (message.type === "state" && message.state === "error"))) done(message);
+  }, function (url) {
+    const rel = url.slice(1).split("?")[0];
+    got.push(rel);
+    return new Promise(function (resolve, reject) {
+      setImmediate(function () { try { resolve(read(rel)); } catch (e) { reject(new Error(rel + ": HTTP 404")); } });
+    });
+  });
+  service.handle({ type: "init", base: "/" });
+  return request.typed.reduce(function (chain, q, i) {
+    return chain.then(function () {
+      const finished = new Promise(function (resolve) { done = resolve; });
+      service.handle({ type: "query", id: i + 1, q: q, limit: 10, filters: {} });
+      return finished;
+    });
+  }, new Promise(function (resolve) { setTimeout(resolve, 50); })).then(function () { answer.typed = { files: got }; });
 }
 
 main().then(function () { process.stdout.write(JSON.stringify(answer)); });

@@ -31,10 +31,12 @@ from generator.outputs.search.index import (
     TYPO_UNDER, W_EXACT, W_FUZZY, W_PREFIX, typo_words, utf16_key,
 )
 from generator.outputs.search.shards import bucket, typo_keys
-from generator.outputs.search.stemmer import stem
-from generator.outputs.search.tokens import CHAIN_RE, CJK_CHAR, JOINER_RE, MAX_TOKEN, STOP_WORDS, compounds, fold
+from generator.content.words import CHAIN_RE, CJK_CHAR, JOINER_RE, MAX_TOKEN, compounds, fold, stem
+from generator.outputs.search.tokens import STOP_WORDS
 
 from ..conftest import record_slug
+
+AUTHORS, WORDS, ALL = 2, 13, 15  # field masks (title, authors, meta, abstract): search-engine.js
 
 
 @dataclass(frozen=True)
@@ -136,19 +138,16 @@ class SearchEngine:
         self.buckets: dict[str, list[list]] = {}
         for n in range(len(meta["dict"])):
             self.buckets.update(json.loads(files[f"search/dict/{n}.json"]))
-        self.postings: dict[str, list[tuple[int, float]]] = {}  # term -> [(ref, sum of its fields' weights)]
+        self.postings: dict[str, list[tuple[int, int, float]]] = {}  # term -> [(ref, field, weight)]
         n = 0
         while f"search/terms/{n}.json" in files:
             for term, flat in json.loads(files[f"search/terms/{n}.json"]).items():
-                pairs: list[tuple[int, float]] = []
+                triples: list[tuple[int, int, float]] = []
                 ref = 0
                 for i in range(0, len(flat), 2):
                     ref += flat[i] >> 2
-                    if pairs and pairs[-1][0] == ref:
-                        pairs[-1] = (ref, pairs[-1][1] + flat[i + 1])
-                    else:
-                        pairs.append((ref, flat[i + 1]))
-                self.postings[term] = pairs
+                    triples.append((ref, flat[i] & 3, flat[i + 1]))
+                self.postings[term] = triples
             n += 1
         self.docs = []
         n = 0
@@ -157,11 +156,12 @@ class SearchEngine:
             n += 1
         self.refs = {i: record_slug(record) for i, record in enumerate(self.docs)}
         facets = json.loads(files["search/facets.json"])
-        venues = [v for v, count in zip(meta["venues"], facets["n"], strict=True) for _ in range(count)]
+        venues = [v for v, count in zip(meta["venues"], meta["n"], strict=True) for _ in range(count)]
         self.venue_of = [v["id"] for v in venues]
         self.year_of = [v["year"] for v in venues]
         self.tags_of = [[meta["tags"][g]["id"] for g in tags] for tags in facets["g"]]
         self.info: dict[str, tuple[int, int]] = {}  # term -> (document frequency, postings file)
+        self.common = meta["query"].get("common", 0)
 
     def entries(self, word: str) -> list[list]:
         return self.buckets.get(bucket(word), [])
@@ -187,48 +187,79 @@ class SearchEngine:
             kept.append(term)
         return kept
 
-    def expand(self, unit: Unit) -> dict[str, float]:
-        """Index terms a query word stands for, with their weights (exact > prefix > typo)."""
-        found: dict[str, float] = {}
+    def expand(self, unit: Unit) -> dict[tuple[str, int], float]:
+        """Index terms a query word stands for, with the fields each counts in (a bit mask
+        by field number) and their weights (exact > prefix > typo). Names are indexed as
+        typed (``RAW_FIELDS``): the word's stem counts in the other fields, the word in the names."""
+        found: dict[tuple[str, int], float] = {}
 
-        def put(terms: Iterable[str], weight: float) -> None:
-            for term in terms:
-                if found.get(term, 0.0) < weight:
-                    found[term] = weight
+        def put(term: str, weight: float, mask: int) -> None:
+            if found.get((term, mask), 0.0) < weight:
+                found[(term, mask)] = weight
 
         word = unit.word
         exact = stem(word)
         if unit.prefix and len(word) >= MIN_PREFIX:
             # A completion weighs by how much of it was typed: "graph" -> "graphs" > "graphics".
             typed: dict[str, float] = {}
+            masks: dict[str, int] = {}
             for entry in self.entries(word):
                 if entry[0].startswith(word):
                     term = self._note(entry)
                     share = len(word) / len(entry[0])
                     if share > typed.get(term, 0.0):
                         typed[term] = share
+                    masks[term] = masks.get(term, 0) | (WORDS if entry[1] else ALL)
             for term in self._strongest(typed):
-                put([term], W_PREFIX * typed[term])
-        own = next((e for e in self.entries(exact) if e[0] == exact and not e[1]), None)  # the term itself
-        if unit.fuzzy and (own[2] if own else 0) < TYPO_UNDER:  # a word the index knows needs no typo
+                put(term, W_PREFIX * typed[term], masks[term])
+        own = self.term_entry(exact)  # the term itself
+        name = self.term_entry(word) if exact != word else None
+        df = max(own[2] if own else 0, name[2] if name else 0)
+        if unit.fuzzy and df < TYPO_UNDER:  # a word the index knows needs no typo
+            known = own or self.term_entry(word)
             candidates = []
+            cmasks: dict[str, int] = {}
             for text in {word, exact}:
                 for key in typo_keys(text):
-                    candidates += [self._note(e) for e in self.buckets.get(key, []) if one_edit(text, e[0])]
-            put(self._strongest(candidates), W_FUZZY)
+                    for e in self.buckets.get(key, []):
+                        if one_edit(text, e[0]):
+                            term = self._note(e)
+                            candidates.append(term)
+                            names = not known and text == word  # names as typed: the word's neighbours only
+                            cmasks[term] = cmasks.get(term, 0) | ((WORDS if e[1] else ALL) & (ALL if names else WORDS))
+            for term in self._strongest(candidates):
+                put(term, W_FUZZY, cmasks[term])
         if own:
-            put([self._note(own)], W_EXACT)
+            put(self._note(own), W_EXACT, ALL if exact == word else WORDS)
+        if name:
+            put(self._note(name), W_EXACT, AUTHORS)
         return found
 
-    def _unit_scores(self, expansions: Mapping[str, float]) -> dict[int, float]:
+    def drop_common(self, units: list[Unit], expanded: list[dict]) -> list[dict | None]:
+        """A required word all of whose terms have at least ``common_postings`` postings is
+        dropped (None) when another required word is rarer (search-engine.js ``dropCommon``)."""
+        common = [u.required and bool(e) and all(self.df(t) >= self.common for t, _ in e) for u, e in zip(units, expanded)]
+        if not any(u.required and e and not c for u, e, c in zip(units, expanded, common)):
+            return expanded
+        return [None if c else e for e, c in zip(expanded, common)]
+
+    def term_entry(self, term: str) -> list | None:
+        return next((e for e in self.entries(term) if e[0] == term and not e[1]), None)
+
+    def _unit_scores(self, expansions: Mapping[tuple[str, int], float]) -> dict[int, float]:
         best: dict[int, float] = {}
-        for term in sorted(expansions, key=utf16_key):
-            weight = expansions[term]
-            for ref, total in self.postings[term]:
+        for term, mask in sorted(expansions, key=lambda k: utf16_key(f"{k[0]}\u0001{k[1]}")):
+            weight = expansions[(term, mask)]
+            sums: dict[int, float] = {}
+            for ref, f, value in self.postings[term]:
+                if mask >> f & 1:
+                    sums[ref] = sums.get(ref, 0.0) + value
+            for ref, total in sums.items():
                 score = weight * total
-                if score > best.get(ref, 0.0):
+                if total > 0 and score > best.get(ref, 0.0):
                     best[ref] = score
         return best
+
     def search(self, query: str, venue: str | None = None, tag: str | None = None,
                year: int | None = None) -> SearchResult:
         units = query_units(query)
@@ -236,9 +267,12 @@ class SearchEngine:
         coverage: dict[int, int] = {}
         terms: set[str] = set()
         required = 0
-        for unit in units:
-            expansions = self.expand(unit)
-            terms.update(expansions)
+        self.info = {}
+        expanded = self.drop_common(units, [self.expand(unit) for unit in units])
+        for unit, expansions in zip(units, expanded):
+            if expansions is None:  # a common word: neither fetched nor required
+                continue
+            terms.update(term for term, _ in expansions)
             if unit.required:
                 required += 1
             for ref, score in self._unit_scores(expansions).items():

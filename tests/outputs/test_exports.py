@@ -368,7 +368,9 @@ def test_each_paper_page_has_meta_tags_matching_its_front_matter(site):
                or links.get("openreview", "").replace("/forum?id=", "/pdf?id=")
                or links.get("arxiv", "").replace("/abs/", "/pdf/"))
         assert values("citation_pdf_url") == ([pdf] if pdf else [])
-        assert not props  # no OpenGraph: link previews take <title> and the description
+        # the link preview (issue 34): its title and the page's URL; the description is the abstract's start
+        assert props["og:title"] == plain_text(fm["title"]) and props["og:url"] == f"{BASE}{page_of(slug)}"
+        assert props["og:type"] == "article" and values("twitter:card") == ["summary"]
         canonical = [link["href"] for link in page.links if link.get("rel") == "canonical"]
         assert canonical == [f"{BASE}{page_of(slug)}"]
         (ld,) = page.json_ld

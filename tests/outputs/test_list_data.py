@@ -11,16 +11,18 @@ import gzip
 import importlib.util
 import json
 import sys
+from urllib.parse import quote
 from pathlib import Path
 
 import pytest
 
 from generator.content.loader import load_catalog
-from generator.derive.urls import LIST_VENUES, PAPERS, list_data, list_rows, tag_page, venue_page
+from generator.derive.urls import LIST_VENUES, PAPERS, SEARCH, author_page_at, list_data, list_rows, tag_page, venue_page
 from generator.derive.views import derive, paper_list
 from generator.outputs.list_data import ROW_SHARD, build_list_data
 from generator.outputs.pages import PAGE_SIZE, list_controls, sort_ranks
 from generator.outputs.render import byline
+from generator.outputs.search.shards import name_path
 
 from ..conftest import ContentDir, paper_md
 
@@ -32,8 +34,12 @@ KINDS = ("oral", "spotlight", "poster", None)
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """60 papers over four venues of three years, four presentations, dates added (every
-    fifth undated), two tags; titles not in slug order, one with math, one without authors."""
+    fifth undated), two tags; titles not in slug order, one with math, one without authors,
+    one with fourteen (a folded byline); a page for people with two papers, so some names
+    link to a search, one to the person's homepage, and non-ASCII names' pages."""
     content = ContentDir(tmp_path_factory.mktemp("list-data") / "content")
+    content.write("site.toml", 'title = "Test shelf"\nauthor_page_min_papers = 2\n')
+    content.write("authors.toml", '["Solo Homepage"]\nhomepage = "https://example.org/~solo/"\n')
     for vid, year in VENUES.items():
         if vid != "test-2024":
             content.write(f"venues/{vid}.md", f'---\nname: "{vid.upper()}"\nfull_name: "{vid} Conference"\nyear: {year}\n---\n')
@@ -46,7 +52,14 @@ def site(tmp_path_factory):
         if i % 7 == 0:
             extra.append(f'links:\n  pdf: "https://example.org/{i}.pdf"')
         title = f"Study {(i * 37) % 60:02d} of graphs" + (r" with $\alpha$" if i == 3 else "")
-        content.add_paper(f"p-{i:02d}", paper_md(title=title, authors=() if i == 5 else tuple(f"Author {i % 9 + k}" for k in range(i % 6 + 1)),
+        authors = tuple(f"Author {i % 9 + k}" for k in range(i % 6 + 1))
+        if i == 5:
+            authors = ()
+        elif i == 8:
+            authors = ("Solo Homepage", "Once O'Brien", "Zoë Müller", "Zoë Müller Again") + tuple(f"Many {k}" for k in range(10))
+        elif i == 9:
+            authors = ("Zoë Müller", "Author 1")
+        content.add_paper(f"p-{i:02d}", paper_md(title=title, authors=authors,
                                                  venue=list(VENUES)[i % 4], tags=("graph-learning",) if i % 3 else ("optimization",),
                                                  body="Words.", extra="\n".join(extra)))
     return derive(load_catalog(content.root))
@@ -123,14 +136,43 @@ def test_rows_say_what_the_items_show(site):
         rows = json.loads(gzip.decompress(files[list_rows(p.title_rank // ROW_SHARD)]))
         row = rows[p.title_rank % ROW_SHARD]
         assert venues[row[0]][:2] == [p.venue.id, p.venue.name] and row[1] == p.slug and row[2] == p.title_plain
-        assert row[3] == byline(p) and row[5] == int(p.provisional) and row[6] == (p.pdf_url or "")
+        assert authors_of(row[3]) == server_byline(p) and row[5] == int(p.provisional) and row[6] == (p.pdf_url or "")
         kind = (["oral", "spotlight", "poster"] + [None])[row[4]]
         assert kind == p.presentation
         if len(row) > 7:
             assert row[7] == str(p.title_html) and "<math" in row[7]
             shown.add("math")
-        shown.update({"pdf" if row[6] else "find", "unknown" if not row[3] else "byline", "…" if "…" in row[3] else ""})
-    assert shown >= {"math", "pdf", "find", "unknown", "byline", "…"}
+        shown.update({"pdf" if row[6] else "find", "unknown" if not row[3] else "byline", "fold" if 0 in row[3] else ""})
+        shown.update(kind_of(entry) for entry in row[3] if entry != 0)
+    assert shown >= {"math", "pdf", "find", "unknown", "byline", "fold", "page", "path", "elsewhere", "search"}
+
+
+def kind_of(entry) -> str:
+    return "page" if isinstance(entry, str) else {3: "elsewhere", 2: "path", 1: "search"}[len(entry)]
+
+
+def authors_of(authors: list) -> tuple[list, list]:
+    """What static/js/list.js makes of a row's authors: (name, link) before and after the
+    fold (a 0), a link as partials/author_name.html makes it (relative to the site)."""
+    parts: tuple[list, list] = ([], [])
+    part = 0
+    for entry in authors:
+        if entry == 0:
+            assert part == 0  # one fold
+            part = 1
+            continue
+        kind = kind_of(entry)
+        name = entry if kind == "page" else entry[0]
+        link = {"page": lambda: author_page_at(name_path(name)), "path": lambda: author_page_at(entry[1]),
+                "elsewhere": lambda: entry[2], "search": lambda: SEARCH + "?q=" + quote(name, safe="")}[kind]()
+        parts[part].append((name, link))
+    return parts
+
+
+def server_byline(p) -> tuple[list, list]:
+    """The byline the server renders (render.byline, partials/author_name.html): (name, link)."""
+    shown = byline(p)
+    return tuple([(a.name, a.url or a.elsewhere or a.search_url) for a in names] for names in (shown.head, shown.tail))
 
 
 def test_the_files_are_the_same_bytes_each_build(site):
@@ -142,9 +184,11 @@ def test_the_files_are_the_same_bytes_each_build(site):
 PAPERS_SYNTH = 300
 # Measured on bench/synth.py's catalog of 300 papers (seed 0) when set, ~10% headroom (at
 # 10,000 and 100,000 papers: bench/SIZE.md):
-ROWS_PER_PAPER = 106  # bytes of row files a paper (measured 96.2)
-ROW_FILE = 1_830  # the largest row file (measured 1,665): a page of results fetches at most PAGE_SIZE
-DATA_PER_LISTING = 4.8  # bytes of list data a paper a list it is on, the venues' file included (measured 4.36)
+# Issue 36 linked every name of a byline: the rows name every author (the byline of text
+# named at most a few), each its own string or its link (list_data.byline_record).
+ROWS_PER_PAPER = 120  # bytes of row files a paper (measured 108.8; 96.2 with the byline of text)
+ROW_FILE = 2_400  # the largest row file (measured 2,189; 1,665 before): a page of results fetches at most PAGE_SIZE
+DATA_PER_LISTING = 4.8  # bytes of list data a paper a list it is on, the venues' file included (measured 4.29)
 ALL_PAPERS_DATA = 410  # the data file of the list of all papers (measured 375)
 
 

@@ -46,12 +46,24 @@ PAPERS = 300
 
 # Measured on this catalog when the budget was set (issue 25, with bench/synth.py's real
 # authorship; the code before the budget's second round, main 2c292ca, in brackets).
-TAR_PER_PAPER = 28_900  # measured 26.1 kB of tar a paper (29.9 kB)
-FILES_PER_PAPER = 2.45  # measured 2.08: a page per paper, 0.56 per author (those with two papers), the lists; 2.39 with the lists' sort data (issue 32: 43 list files and 20 row files here, 0.21 a paper; 0.08 at 10,000)
-PAPER_PAGE = 7_600  # measured 7.2 kB on average (8.0 kB): a 1.3 kB abstract, 3.9 authors
-AUTHOR_PAGE = 7_400  # measured 6.5 kB on average (7.3 kB)
-LIST_ITEM = 1_100  # measured at most 945 bytes (1,038 where ../shared/seeds, which synth reads words from, is absent) (1,116), with the sort ranks and tags of a list with controls
-CHROME = 1_400  # measured 1,333 bytes (1,640): a page's head and header, footer and scripts, outside <main>
+# Issue 34 put link previews (OpenGraph, a Twitter card, the meta description) on every page:
+# a paper's page 7,183 -> 7,983 bytes on average, the chrome 1,340 -> 1,751, tar a paper
+# 27,443 -> 28,740 bytes (bench/preview_cost.py on this catalog, before and after).
+# Issue 36 made every author's page (up to 20,000 papers) and every name in a list a link:
+# 26.1 kB of tar a paper became 29.8 kB with linked bylines, 35.0 kB with a page for every
+# author (431 pages instead of 167, ~5.9 kB of tar each: bench/people_cost.py 300).
+TAR_PER_PAPER = 38_500  # measured 36.7 kB of tar a paper with both (26.1 kB before issue 36; 29.9 kB before issue 25)
+FILES_PER_PAPER = 3.4  # measured 3.31: a page per paper, 1.44 per author (everyone), the lists; 3.10 before the lists' sort data (issue 32: 43 list files and 20 row files here, 0.21 a paper, 39 kB; 0.08 a paper at 10,000)
+PAPER_PAGE = 8_400  # measured 8.05 kB on average: a 1.3 kB abstract, 3.9 authors
+AUTHOR_PAGE = 6_800  # measured 6.45 kB on average (6.0 kB before the previews; 7.3 kB before issue 25)
+# A list item: at most 872 bytes besides its byline (945 with the old byline of text; 1,038
+# where ../shared/seeds, which synth reads words from, is absent), with the sort ranks and tags
+# of a list with controls; the byline links every name: at most ~66 bytes a name with this
+# absolute base URL, and the <details> of a list of more than ten.
+LIST_ITEM = 1_100
+BYLINE_PER_NAME = 70
+BYLINE_FOLD = 160
+CHROME = 1_840  # measured 1,751 bytes (1,340 before the previews): a page's head and header, footer and scripts, outside <main>
 
 pytestmark = pytest.mark.slow
 
@@ -103,7 +115,9 @@ def test_a_paper_costs_at_most_its_budget_of_tar_and_files(built, report):
 def test_paper_and_author_pages_are_within_their_budgets(built):
     papers = _pages(built / "papers", 2)
     authors = _pages(built / "authors", 2)
-    assert len(papers) == PAPERS and len(authors) == _people_with(2, built)  # pages for people with two papers
+    # a page for every person (up to 20,000 papers): every name, less the spellings merged
+    people = _people_with(1, built)
+    assert len(papers) == PAPERS and people - 3 <= len(authors) <= people
     assert sum(papers) / len(papers) <= PAPER_PAGE, sum(papers) / len(papers)
     assert sum(authors) / len(authors) <= AUTHOR_PAGE, sum(authors) / len(authors)
 
@@ -112,8 +126,13 @@ def test_a_list_item_is_one_compact_line(built):
     html = (built / "papers" / "index.html").read_text(encoding="utf-8")
     items = re.findall(r'<li class="paper-item".*?</li>', html, re.S)
     assert len(items) == 100  # a page of the list
-    longest = max(len(item.encode("utf-8")) for item in items)
-    assert longest <= LIST_ITEM, longest
+    for item in items:
+        byline = re.search(r"</h3><div>(.*?)</div><p>", item, re.S).group(1)
+        names = byline.count("<a ")
+        rest = len(item.encode("utf-8")) - len(byline.encode("utf-8"))
+        assert rest <= LIST_ITEM, rest
+        allowed = BYLINE_PER_NAME * names + (BYLINE_FOLD if "<details" in byline else 0)
+        assert len(byline.encode("utf-8")) <= allowed, (names, byline)
     for item in items:  # no COinS, Save button or tag chips in the page: see partials/paper_item.html
         assert "Z3988" not in item and "save-button" not in item and 'class="chip"' not in item
 
@@ -130,8 +149,8 @@ def test_the_chrome_of_a_page_is_small(built):
 
 def test_what_only_programs_read_is_stored_gzip(built):
     """The search's numbered files (a query's page unpacks them: static/js/search-engine.js) and
-    the sitemaps (an index, sitemap.xml, of sitemap-<n>.xml.gz) are gzip; a paper's page has no
-    meta description (its abstract is on the page)."""
+    the sitemaps (an index, sitemap.xml, of sitemap-<n>.xml.gz) are gzip; a paper's page has
+    its link preview (issue 34: the description is the abstract's first ~200 characters)."""
     import gzip
     import json
 
@@ -142,7 +161,9 @@ def test_what_only_programs_read_is_stored_gzip(built):
     assert "sitemap-1.xml.gz</loc>" in (built / "sitemap.xml").read_text(encoding="utf-8")
     assert b"<urlset" in gzip.decompress((built / "sitemap-1.xml.gz").read_bytes())
     paper = next(p for p in (built / "papers").glob("*/*/index.html") if "page" not in p.parts).read_text(encoding="utf-8")
-    assert '<meta name="description"' not in paper and 'name="citation_title"' in paper and "ld+json" in paper
+    assert '<meta property="og:description"' in paper and 'name="citation_title"' in paper and "ld+json" in paper
+    description = re.search(r'<meta name="description" content="([^"]*)">', paper).group(1)
+    assert len(description) <= 260  # an excerpt (escaped), not a second copy of the abstract
 
 
 def _entries(folder: Path) -> list[str]:

@@ -20,8 +20,8 @@ from generator.outputs.search.index import (
     MAX_UNITS, PARTS, TYPO_UNDER, build_part, search_fields, significant, typo_words, utf16_key,
 )
 from generator.outputs.search.shards import title_slug
-from generator.outputs.search.stemmer import stem
-from generator.outputs.search.tokens import CHAR_MAP, MAX_TOKEN, STOP_WORDS, fold, tokenize
+from generator.content.words import CHAR_MAP, MAX_TOKEN, fold, stem, tokenize
+from generator.outputs.search.tokens import STOP_WORDS
 
 from ..conftest import VENUE_MD, paper_md
 from .search_engine import SearchEngine, query_units
@@ -128,8 +128,8 @@ def test_refs_run_through_the_papers_by_venue_then_tags(content):
     facets = json.loads(files["search/facets.json"])
     records = json.loads(files["search/docs/0.json"])
     slugs = [r.get("s") or title_slug(r["t"]) for r in records]
-    runs = [v["id"] for v, count in zip(meta["venues"], facets["n"], strict=True) for _ in range(count)]
-    assert sum(facets["n"]) == len(slugs) == 6 and 0 in facets["n"]
+    runs = [v["id"] for v, count in zip(meta["venues"], meta["n"], strict=True) for _ in range(count)]
+    assert sum(meta["n"]) == len(slugs) == 6 and 0 in meta["n"]
     by_slug = dict(zip(slugs, zip(runs, [[meta["tags"][g]["id"] for g in tags] for tags in facets["g"]])))
     assert by_slug == {
         "a-paper-on-graphs": ("test-2024", ["graph-learning"]), "fast-convergence": ("test-2024", ["optimization"]),
@@ -152,7 +152,8 @@ def test_a_papers_tags_keep_their_order(content):
     both = next(i for i, r in enumerate(records) if r["t"] == "Both")
     assert [meta["tags"][g]["id"] for g in records[both]["g"]] == ["optimization", "graph-learning"]
     assert facets["g"][both] == sorted(records[both]["g"])  # the facets: sorted, for runs of one set
-    assert all("g" not in r for r in records if r["t"] != "Both")  # one tag: no order to keep
+    # every record holds its paper's tags (a result is whole without facets.json, loaded for the tag filter only)
+    assert all(sorted(r.get("g", [])) == facets["g"][i] for i, r in enumerate(records))
 
 
 def test_files_and_formats(content):
@@ -165,12 +166,12 @@ def test_files_and_formats(content):
     slugs = [d.get("s") or title_slug(d["t"]) for d in docs]
     assert slugs == sorted(slugs) == ["a-paper-on-graphs", "fast-convergence", "second"]
     assert ["s" in d for d in docs] == [False, True, True]  # left out where the title gives it
-    assert docs[2] == {"t": "Second Paper", "s": "second"}  # a title a paper: the rest is on its page
-    # no authors, links or abstracts: a result reads them from its paper's page when it comes
-    # into sight (static/js/search.js; tests/browser/test_search.py)
-    assert all(set(d) <= {"t", "s", "g"} for d in docs)
+    # a whole row: title, authors and where each has a page, tags; no abstract (issue 32)
+    assert docs[2]["t"] == "Second Paper" and docs[2]["s"] == "second" and docs[2]["a"] == ["Zoë Müller", "Ann Lee"]
+    assert docs[2]["g"] == [meta["tags"].index(next(t for t in meta["tags"] if t["id"] == "optimization"))]
+    assert all(set(d) <= {"t", "s", "g", "a", "h", "p", "x", "f"} for d in docs)
     facets = json.loads(files["search/facets.json"])
-    venue_of = [v for v, count in zip(meta["venues"], facets["n"], strict=True) for _ in range(count)]
+    venue_of = [v for v, count in zip(meta["venues"], meta["n"], strict=True) for _ in range(count)]
     assert len(venue_of) == 3 and venue_of[2]["id"] == "test-2024" and venue_of[2]["year"] == 2024
     assert [meta["tags"][g]["id"] for g in facets["g"][2]] == ["optimization"]
     postings = all_postings(files)
@@ -184,7 +185,8 @@ def test_files_and_formats(content):
         dictionary.update(part)
     assert ["zygomorph", "", 1] in [e[:3] for e in dictionary["zy"]]
     assert ["zygomorphic", "zygomorph", 1] in [e[:3] for e in dictionary["zy"]]
-    assert set(files) == ({"search/meta.json", "search/facets.json", "search/docs/0.json"}
+    assert set(files) == ({"search/meta.json", "search/facets.json", "search/docs/0.json", "search/ids/0.json",
+                           "search/people/0.json"}
                           | {f"search/dict/{n}.json" for n in range(len(meta["dict"]))}
                           | {p for p in files if p.startswith("search/terms/")})
 
@@ -195,7 +197,7 @@ def test_the_files_are_few_and_small(content):
     for i in range(60):
         content.add_paper(f"p{i}", paper_md(title=f"Paper number {i} on graphs", body="Words " * 50 + f"w{i}"))
     files = site_files(content)
-    assert len([p for p in files if p.startswith("search/docs/")]) == 1  # 62 titles
+    assert len([p for p in files if p.startswith("search/docs/")]) == 2  # 62 whole records, 50 a file
     assert all(len(text.encode()) < 60_000 for text in files.values())
 
 

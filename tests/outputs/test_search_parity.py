@@ -27,10 +27,12 @@ from generator.derive.views import derive
 from generator.content.loader import load_catalog
 from generator.outputs.search import build_search, stored_files
 from generator.content.slugs import MAX_LENGTH, slugify
-from generator.outputs.search.index import TYPO_BUDGET, search_fields, utf16_key
+from generator.outputs.search.index import RAW_FIELDS, TYPO_BUDGET, search_fields, utf16_key
+from generator.outputs.search.sessions import session_notes
 from generator.outputs.search.shards import title_slug
-from generator.outputs.search.stemmer import porter, stem
-from generator.outputs.search.tokens import STOP_WORDS, fold, tokenize
+from generator.outputs.search.ids import key_file
+from generator.content.words import CHAIN_RE, JOINER_RE, fold, porter, stem, tokenize
+from generator.outputs.search.tokens import STOP_WORDS
 
 from ..conftest import REPO, ContentDir, paper_md
 from .search_engine import SearchEngine, query_units
@@ -320,20 +322,23 @@ def test_lunr_js_scores_each_term_as_the_postings_weigh_it(seed_site, tmp_path):
     from generator.outputs.search.index import PARTS, build_part
 
     site, files, root = seed_site
-    docs = [{k: tokenize(v) for k, v in search_fields(p).items()} for p in site.papers]
+    notes = session_notes(site)  # sessions' notes are searched with their papers (issue 34)
+    docs = [{k: tokenize(v) for k, v in search_fields(p, notes.get(p.slug, "")).items()} for p in site.papers]
     engine = SearchEngine(files)
     terms = ["watermark", "graph", "learn", "diffus", "kmean", "king", "iclr", "2024", "unitigbin", "optim"]
     expected: dict[str, dict[str, float]] = {t: {} for t in terms}
     for name, fields in PARTS:
         path = tmp_path / f"{name}.json"
-        path.write_text(build_part(fields, docs)[0], encoding="utf-8")
+        path.write_text(build_part(fields, docs, RAW_FIELDS)[0], encoding="utf-8")
         answer = run_node({"lunr": {"index": str(path), "terms": terms}})
         for term, hits in zip(terms, answer["lunr"]):
             for ref, score in hits:  # lunr's refs: the papers in the site's order; ours by venue
                 slug = site.papers[int(ref)].slug
                 expected[term][slug] = expected[term].get(slug, 0.0) + score
     for term in terms:
-        ours = {engine.refs[ref]: total for ref, total in engine.postings.get(term, [])}
+        ours: dict[str, float] = {}
+        for ref, _, weight in engine.postings.get(term, []):
+            ours[engine.refs[ref]] = ours.get(engine.refs[ref], 0.0) + weight
         assert ours.keys() == expected[term].keys(), term
         for ref, score in ours.items():
             assert score == pytest.approx(expected[term][ref], rel=1e-9), (term, ref)
@@ -341,7 +346,7 @@ def test_lunr_js_scores_each_term_as_the_postings_weigh_it(seed_site, tmp_path):
 
 
 def test_a_query_fetches_only_the_files_of_its_words(seed_site):
-    """The page's service, opened at ?q=...: meta and facets, the dictionary files of the
+    """The page's service, opened at ?q=...: meta, the dictionary files of the
     query's buckets, the postings files of the terms its words stand for, and the display
     chunks of the results on screen; nothing else, each file once."""
     site, files, root = seed_site
@@ -357,8 +362,13 @@ def test_a_query_fetches_only_the_files_of_its_words(seed_site):
         assert item["slugs"] == result.slugs[:10] and item["total"] == len(result.hits), item
         terms = {engine.info[t][1] for t in result.terms}
         docs = {r // meta["docChunk"] for r in (h.ref for h in result.hits[:10])}
-        want = {"search/meta.json", "search/facets.json"} | {f"search/terms/{n}.json.gz" for n in terms} \
-            | {f"search/docs/{n}.json.gz" for n in docs}
+        # (the tags of every paper, facets.json, only for the tag filter; the people file of
+        # each word of a query of 2-4 words; no identifier file for these queries)
+        words = [p for chain in CHAIN_RE.findall(fold(item["q"])) for p in JOINER_RE.split(chain.replace("'", ""))]
+        named = 2 <= len(words) <= 4 and all(w[0].isalpha() for w in words)
+        people = {key_file(w[:3], meta["people"]) for w in words if len(w) >= 2} if named else set()
+        want = {"search/meta.json"} | {f"search/terms/{n}.json.gz" for n in terms} \
+            | {f"search/docs/{n}.json.gz" for n in docs} | {f"search/people/{n}.json.gz" for n in people}
         dicts = {g for g in got if g.startswith("search/dict/")}
         assert set(got) - dicts == want, item["q"]
         assert 1 <= len(dicts) <= 8 * len(item["q"].split()), item
@@ -396,3 +406,75 @@ def test_the_page_refuses_search_files_of_another_format(tmp_path):
         posted = json.loads(done.stdout)
         assert [m["type"] for m in posted] == ["state"] and posted[0]["state"] == "error", posted
         assert f"format {version}, not {FORMAT_VERSION}" in posted[0]["message"]
+
+
+IDENTIFIERS = [
+    "2301.01234", "arXiv:2301.01234v2", "2301.01234v2", "https://arxiv.org/abs/2301.01234v3", "arxiv.org/pdf/2301.01234",
+    "https://arxiv.org/abs/cs/0112017", "10.18653/v1/2022.acl-long.75", "https://doi.org/10.18653/v1/2022.acl-long.75",
+    "doi:10.1145/3292500.3330701", "https://dx.doi.org/10.1145/3292500.3330701/", "2022.acl-long.75", "2022.findings-acl.91",
+    "P19-1001", "https://aclanthology.org/P19-1001/", "https://aclanthology.org/2022.findings-acl.91.pdf", "B184E5qee",
+    "https://openreview.net/forum?id=B184E5qee", "https://openreview.net/pdf?id=rJl-b3RcF7", "v202/smith23a",
+    "smith23a", "https://proceedings.mlr.press/v202/smith23a.html", "https://proceedings.mlr.press/v202/smith23a/smith23a.pdf",
+    "watermark", "graph neural", "", "a" * 400, "🤖", "title:foo^2", "GPT4", "ΑΒΓ123",
+]
+
+
+def test_identifier_keys_and_their_files_agree():
+    """ids.query_keys / link_keys / key_file and their twins in search-engine.js."""
+    from generator.outputs.search.ids import link_keys, query_keys
+
+    node = node_or_skip()
+    script = ("const PS = require(process.argv[1]); const qs = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+              "process.stdout.write(JSON.stringify(qs.map(q => [PS.queryKeys(q), PS.linkKeys(q),"
+              " PS.queryKeys(q).map(k => PS.keyFile(k, 97))])));")
+    done = subprocess.run([node, "-e", script, str(REPO / "static" / "js" / "search-engine.js")],
+                          input=json.dumps(IDENTIFIERS), capture_output=True, text=True, encoding="utf-8", check=True)
+    js = json.loads(done.stdout)
+    for query, (keys, links, files) in zip(IDENTIFIERS, js):
+        assert keys == query_keys(query), query
+        assert links == link_keys(query), query
+        assert files == [key_file(k, 97) for k in keys], query
+    assert query_keys("arXiv:2301.01234v2") == ["2301.01234"]
+    assert query_keys("https://doi.org/10.18653/v1/2022.acl-long.75") == ["10.18653/v1/2022.acl-long.75", "2022.acl-long.75"]
+    assert link_keys("https://proceedings.mlr.press/v202/smith23a.html") == ["v202/smith23a", "smith23a"]
+    assert query_keys("watermark") == [] and query_keys("graph neural") == []
+
+
+def test_a_common_word_beside_a_rarer_one_is_neither_fetched_nor_required(tmp_path, monkeypatch):
+    """index.COMMON_SHARE: "graph" in every paper says little next to "cobalt"; its postings
+    are not fetched and a paper with "cobalt" alone matches; alone, "graph" matches as usual."""
+    from generator.outputs.search import shards
+
+    monkeypatch.setattr(shards, "common_postings", lambda papers: 6)
+    content = ContentDir(tmp_path / "content")
+    for i in range(8):
+        content.add_paper(f"p{i}", paper_md(title=f"Graph paper {i}", body="On cobalt." if i < 2 else "On graphs."))
+    content.add_paper("lone", paper_md(title="Lone", tags=(), body="Cobalt only."))
+    files = build_search(derive(load_catalog(content.root)))
+    assert json.loads(files["search/meta.json"])["query"]["common"] == 6
+    root = write_files(files, tmp_path / "site")
+    engine = SearchEngine(files)
+    result = engine.search("graph cobalt")
+    assert "graph" not in result.terms and set(result.slugs) == {"p0", "p1", "lone"} and not result.partial
+    assert len(engine.search("graph").slugs) == 8
+    compare(root, engine, [{"q": q} for q in ["graph cobalt", "graph", "cobalt graph", "graph graphs"]])
+    answer = run_node({"root": str(root), "fetches": ["graph cobalt"]})["fetches"][0]
+    assert answer["total"] == 3 and not answer["error"]
+
+
+def test_author_pages_left_out_of_records_are_derived_alike(seed_site):
+    """A record says 1 for an author whose page shards.name_path gives; the page derives the
+    same (search-engine.js namePath), and that is the author's page."""
+    from generator.outputs.search.shards import name_path
+
+    site, _, _ = seed_site
+    names = sorted({a.name for p in site.papers for a in p.authors}) + \
+        ["X", "O'Brien", "Jean-Paul  Sartre", "A. B. C.", "--", "Łukasz Kaiser", "J R R Tolkien Jr."]
+    node = node_or_skip()
+    script = ("const PS = require(process.argv[1]); const ns = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+              "process.stdout.write(JSON.stringify(ns.map(PS.namePath)));")
+    done = subprocess.run([node, "-e", script, str(REPO / "static" / "js" / "search-engine.js")],
+                          input=json.dumps(names), capture_output=True, text=True, encoding="utf-8", check=True)
+    assert json.loads(done.stdout) == [name_path(n) for n in names]
+    derived = [a for p in site.papers for a in p.authors if a.path and a.path == name_path(a.name)]
+    assert len(derived) > 20 and all(a.url.endswith(f"/{a.path}/") for a in derived)

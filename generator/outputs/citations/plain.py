@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import re
 
-from ...content.slugs import ascii_fold
+from ...content.words import ascii_lower
 from ...text import plain_text
 from ...text.tokens import clean_text
 
@@ -36,5 +36,5 @@ def text_as_shown(source: str) -> str:
 
 
 def key_letters(text: str) -> str:
-    """Lower-case ASCII letters and digits of ``text`` (``slugs.ascii_fold``, the rest dropped)."""
-    return re.sub(r"[^a-z0-9]", "", ascii_fold(text).lower())
+    """Lower-case ASCII letters and digits of ``text`` (``words.ascii_lower``, the rest dropped)."""
+    return re.sub(r"[^a-z0-9]", "", ascii_lower(text))

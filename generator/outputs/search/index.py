@@ -9,8 +9,8 @@ which the tests compare with lunr.py's own output and load in lunr.js. The site'
 files (``shards.py``) carry the same weights in postings split by term, so a query's
 ranking is Lunr's without loading a whole index.
 
-The words indexed come from ``tokens`` (folding, splitting, stop words) and ``stemmer``
-(lunr.js's Porter stemmer), never from Lunr's own pipeline, whose lunr.py and lunr.js
+The words indexed come from ``content.words`` (folding, splitting, lunr.js's Porter stemmer)
+and ``tokens`` (stop words), never from Lunr's own pipeline, whose lunr.py and lunr.js
 versions differ.
 
 The query settings (``MAX_UNITS``, ``W_EXACT``, ...) go to ``meta.json`` for the page's
@@ -28,13 +28,15 @@ from typing import Mapping, Sequence
 
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 
+from ...content.words import stem, tokenize
 from ...derive.views import PaperView
-from .stemmer import stem
-from .tokens import STOP_WORDS, UMLAUTS, tokenize
+from .tokens import STOP_WORDS, UMLAUTS
 
 # 2: split by term (shards.py); 3: refs by venue (facets "n"), slugs from titles; 4: records
 # hold titles (the rest on the paper's page), typoUnder. search-engine.js reads this one only.
-FORMAT_VERSION = 4
+# 5: author names unstemmed (``RAW_FIELDS``), whole records, people and identifier files,
+# venue runs in meta.json ("n"), facets.json the tags only.
+FORMAT_VERSION = 5
 
 # Index parts: (name, fields with their boosts). A title match matters most, then authors,
 # then tags and venue, then the abstract. Each part's weights are Lunr's for an index of its
@@ -44,6 +46,10 @@ PARTS: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = (
     ("details", (("authors", 5), ("meta", 3))),
     ("abstracts", (("abstract", 1),)),
 )
+# Fields indexed word for word: names are names, not words to stem ("Levine" is not "Levin"),
+# and no name is a stop word ("Will", "An"). A query word matches them as typed (or as a
+# prefix while typed); its stem matches the other fields (search-engine.js ``expand``).
+RAW_FIELDS = frozenset({"authors"})
 
 
 # Query expansion: written to meta.json for the page's query code (search-engine.js).
@@ -73,6 +79,18 @@ MAX_EXPANSIONS = 16  # per word and route, the most frequent terms are kept (eac
 # many (~55 kB gzip) ...: "co" stands for a few of its common completions, not 16 lists of thousands.
 MAX_EXPANDED_POSTINGS = 20_000
 MAX_EXPANSION_FILES = 3  # ... and lie in at most this many postings files
+# A word whose every term has at least this share of the papers' count in postings (and
+# COMMON_MIN) says little about which papers a query wants, and its postings are the
+# largest files ("learn": 222 kB gzip at 100,000 papers): when the query has a rarer word,
+# it is neither fetched nor required (search-engine.js ``dropCommon``).
+COMMON_SHARE = 0.5
+COMMON_MIN = 2_000
+
+
+def common_postings(papers: int) -> int:
+    return max(COMMON_MIN, int(COMMON_SHARE * papers))
+
+
 W_EXACT = 1.0
 W_PREFIX = 0.6
 W_FUZZY = 0.25
@@ -82,8 +100,9 @@ def index_terms(text: str) -> list[str]:
     return [stem(t) for t in tokenize(text) if t not in STOP_WORDS]
 
 
-def search_fields(view: PaperView) -> dict[str, str]:
-    """The text of each indexed field of a paper."""
+def search_fields(view: PaperView, notes: str = "") -> dict[str, str]:
+    """The text of each indexed field of a paper; ``notes``: its sessions' notes, searched with
+    the abstract (``sessions.session_notes``)."""
     names = [a.name for a in view.authors]
     german = [n.translate(str.maketrans(UMLAUTS)) for n in names if any(c in n for c in UMLAUTS)]
     return {
@@ -92,7 +111,7 @@ def search_fields(view: PaperView) -> dict[str, str]:
         # Venue: short name and year only; the full name ("... on Learning Representations")
         # would make every paper of the venue match topic words.
         "meta": " ; ".join([t.name for t in view.tags] + [view.venue.name, str(view.venue.year)]),
-        "abstract": view.abstract_plain,
+        "abstract": f"{view.abstract_plain}\n{notes}" if notes else view.abstract_plain,
     }
 
 
@@ -131,7 +150,8 @@ class PartWeights:
     (``significant``); ``words``: stem -> the surface words that stem to it.
     """
 
-    def __init__(self, fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]]):
+    def __init__(self, fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]],
+                 raw: frozenset[str] = frozenset()):
         names = self.names = [name for name, _ in fields]
         boosts = [boost for _, boost in fields]
         words: dict[str, set[str]] = {}
@@ -144,11 +164,14 @@ class PartWeights:
         for ref, doc in enumerate(docs):
             for f, name in enumerate(names):
                 tokens = doc[name]
-                for token in set(tokens).difference(term_of):
-                    term = term_of[token] = "" if token in STOP_WORDS else stem(token)
-                    if term and term != token:
-                        words.setdefault(term, set()).add(token)
-                terms = [term for term in map(term_of.__getitem__, tokens) if term]
+                if name in raw:  # (``RAW_FIELDS``) each token its own term
+                    terms = list(tokens)
+                else:
+                    for token in set(tokens).difference(term_of):
+                        term = term_of[token] = "" if token in STOP_WORDS else stem(token)
+                        if term and term != token:
+                            words.setdefault(term, set()).add(token)
+                    terms = [term for term in map(term_of.__getitem__, tokens) if term]
                 counts: dict[int, int] = {}
                 for term, tf in Counter(terms).items():  # in order of first appearance
                     tid = term_ids.get(term)
@@ -188,7 +211,8 @@ class PartWeights:
         self.words = words
 
 
-def build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]]) -> tuple[str, dict]:
+def build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Sequence[str]]],
+               raw: frozenset[str] = frozenset()) -> tuple[str, dict]:
     """The serialized lunr index (JSON text) of one part over already-stemmed terms, and its
     surface words.
 
@@ -201,7 +225,7 @@ def build_part(fields: Sequence[tuple[str, int]], docs: Sequence[Mapping[str, Se
     page's engine, whose postings carry these same weights (``shards.py``). The site itself
     no longer writes whole Lunr indexes.
     """
-    part = PartWeights(fields, docs)
+    part = PartWeights(fields, docs, raw)
     names = part.names
     vector_texts = []
     for ref, f, pairs in part.vectors:

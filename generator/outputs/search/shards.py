@@ -11,11 +11,11 @@ the few of them its words need (``static/js/search-engine.js``):
     long query fetches a few dictionary files a word), the first bucket of each dictionary file (``dict``), the size of the
     document chunks.
 ``search/facets.json``
-    the papers' venues and tags, for the filters and their counts and for browsing without
-    words (newest first). Refs (small numbers) run through the papers by venue, then by tag
-    set: ``n`` is the number of papers of each venue of ``meta.venues`` in that order (the
-    first ``n[0]`` refs are the first venue's; the year is the venue's), ``g`` each paper's
-    tags (indexes into ``meta.tags``, sorted), by ref.
+    every paper's tags by ref (``g``: indexes into ``meta.tags``, sorted), loaded only for
+    the tag filter and its counts. Refs (small numbers) run through the papers by venue,
+    then by tag set: ``meta.json``'s ``n`` is the number of papers of each venue of
+    ``meta.venues`` in that order (the first ``n[0]`` refs are the first venue's; the year
+    is the venue's), so venue and year need no file of their own.
 ``search/dict/<n>.json``
     the dictionary: every index term and every surface word whose stem differs from it,
     grouped in buckets by their first two characters (``bucket``), buckets in JavaScript
@@ -37,18 +37,14 @@ the few of them its words need (``static/js/search-engine.js``):
     A paper's score for a term is the sum of its fields' weights, what lunr.js's
     ``Index.search`` gives for that one term.
 ``search/docs/<n>.json``
-    the titles of ``DOC_CHUNK`` papers by ref (``display_record``), what a result shows
-    with its venue, year and tags (in the facets) as soon as the query is answered; the page
-    fetches the chunks of the results on screen only. ``s`` (the paper's page) is left out
-    when the title gives it (``title_slug``). ``g``: the paper's tags in its own order,
-    where that is not the facets' sorted one.
-
-The rest of a result (authors and their links, presentation, PDF) and its snippet come from
-the paper's own page (``static/js/search.js`` reads what the page shows), fetched when the
-result comes into sight: the abstracts and author lists are not stored twice, and a query
-fetches ~25 bytes (gzip) a paper of records instead of ~95, so the chunks can be four times
-as long for the same bytes. A result links its paper's page, ``papers/<venue>/<slug>/``: its
-venue is in the facets.
+    the whole rows of ``DOC_CHUNK`` papers by ref (``display_record``: title, authors and
+    their pages, presentation, PDF, tags), what a result shows as soon as the query is
+    answered: the page fetches the chunks of the results on screen only, and no paper page.
+``search/people/<n>.json``
+    the people with a page, by family name (``people.py``): a short query's person cards.
+``search/ids/<n>.json``
+    the papers' identifiers from their links (``ids.py``): arXiv, DOI, ACL Anthology,
+    OpenReview, PMLR; a query that looks like one fetches one file.
 """
 
 from __future__ import annotations
@@ -60,15 +56,20 @@ from array import array
 from typing import Iterable
 
 from ...content.slugs import MAX_LENGTH
+from ...content.words import CHAR_MAP, MAX_TOKEN, tokenize
 from ...derive.views import PaperView, SiteData
 from .index import (
     FORMAT_VERSION, MAX_EXPANDED_POSTINGS, MAX_EXPANSION_FILES, MAX_EXPANSIONS, MAX_QUERY_CHARS, MAX_UNITS, MIN_FUZZY,
-    MIN_PREFIX, PARTS, TYPO_BUDGET, TYPO_UNDER, W_EXACT, W_FUZZY, W_PREFIX, PartWeights, search_fields, utf16_key,
+    MIN_PREFIX, PARTS, RAW_FIELDS, common_postings, TYPO_BUDGET, TYPO_UNDER, W_EXACT, W_FUZZY, W_PREFIX, PartWeights, search_fields,
+    utf16_key,
 )
-from .tokens import CHAR_MAP, MAX_TOKEN, tokenize
+from .ids import key_file, link_keys
+from .people import people_files
+from .sessions import session_links, session_notes
 
 FIELDS = [name for _, fields in PARTS for name, _ in fields]  # the field numbers of the postings
-DOC_CHUNK = 200  # papers per file under search/docs/ (~4.3 kB gzip)
+DOC_CHUNK = 50  # papers per file under search/docs/ (whole records: ~4 kB gzip)
+ID_BYTES = 8_000  # about 3 kB gzip per file of identifiers (search/ids/)
 DICT_BYTES = 32_000  # about 8 kB gzip per dictionary file
 TERM_BYTES = 70_000  # about 24 kB gzip per postings file of rarer terms
 OWN_BYTES = 16_000  # a term with longer postings (~5 kB gzip) is a file of its own
@@ -119,14 +120,38 @@ def title_slug(title: str) -> str:
 
 
 def display_record(view: PaperView) -> dict[str, object]:
-    """What a result shows of a paper before its page arrives, besides its venue, year and
-    tags (in the facets): the title, and the paper's page (``s``) when the page cannot
-    derive it from the title (``title_slug``). The rest comes from its page. Plain text
-    only, so the page sets it with textContent."""
+    """What a result shows of a paper besides its venue and year (``meta.json`` "n"): the
+    title, the paper's page (``s``) when the page cannot derive it from the title
+    (``title_slug``), the authors (``a``) and where each has a page (``h``: its
+    ``AuthorRef.path``, 1 where ``name_path`` gives it, 0 for none), the presentation (``p``), provisional (``x``), the PDF
+    (``f``, ``PaperView.pdf_url``), tags (``g``) and the sessions that discussed it (``d``), both
+    added by ``build_search``. The whole row
+    from one file: no paper page is fetched. Plain text only, set with textContent."""
     record: dict[str, object] = {"t": view.title_plain}
     if not (view.title_plain.isascii() and title_slug(view.title_plain) == view.slug):
         record["s"] = view.slug
+    record["a"] = [a.name for a in view.authors]
+    if any(a.path for a in view.authors):
+        record["h"] = [(1 if a.path == name_path(a.name) else a.path) if a.path else 0 for a in view.authors]
+    if view.presentation:
+        record["p"] = view.presentation
+    if view.provisional:
+        record["x"] = 1
+    pdf = view.pdf_url
+    if pdf:
+        record["f"] = pdf
     return record
+
+
+def name_path(name: str) -> str | None:
+    """An author's page below ``authors/`` as the page derives it from an ASCII name
+    (search-engine.js ``namePath``): the name's letter and digit runs, lower-cased and joined
+    by hyphens, in the folder of its first two letters. A record says 1 where the author's
+    page is there (``display_record``), a third of a record's bytes less."""
+    if not name.isascii():
+        return None
+    slug = "-".join(re.findall(r"[a-z0-9]+", name.lower()))
+    return f"{(slug.replace('-', '')[:2] + '__')[:2]}/{slug}" if slug else None
 
 
 def _dump(data: object) -> str:
@@ -167,7 +192,7 @@ def postings(tokenized: list[dict[str, list[str]]]) -> tuple[dict[str, tuple[arr
     words: dict[str, set[str]] = {}
     first = 0
     for _, fields in PARTS:
-        part = PartWeights(fields, tokenized)
+        part = PartWeights(fields, tokenized, RAW_FIELDS)
         terms = {tid: term for term, tid in part.term_ids.items()}
         for ref, f, pairs in part.vectors:
             key = ref * 4 + first + f
@@ -210,8 +235,9 @@ def build_search(site: SiteData) -> dict[str, str]:
     views = [site.papers[i] for i in order]
     # One str object per distinct token: 10,000 abstracts hold ~2.5 million tokens.
     shared: dict[str, str] = {}
-    tokenized = [{name: [shared.setdefault(t, t) for t in tokenize(text)] for name, text in search_fields(v).items()}
-                 for v in views]
+    notes = session_notes(site)  # issue 34: sessions' notes searched with their papers
+    tokenized = [{name: [shared.setdefault(t, t) for t in tokenize(text)]
+                  for name, text in search_fields(v, notes.get(v.slug, "")).items()} for v in views]
     del shared
     found, words = postings(tokenized)
     del tokenized
@@ -234,22 +260,52 @@ def build_search(site: SiteData) -> dict[str, str]:
     # in another order says it ("g"), for the result to show them as the paper's page does.
     codes = [tag_codes[i] for i in order]
     chunks = max(1, -(-len(views) // DOC_CHUNK))
+    discussed = session_links(site)
     for n in range(chunks):
         records = []
         for view, own in zip(views[n * DOC_CHUNK:(n + 1) * DOC_CHUNK], codes[n * DOC_CHUNK:(n + 1) * DOC_CHUNK]):
             records.append(display_record(view))
-            if own != sorted(own):
+            if own:
                 records[-1]["g"] = own
+            if view.slug in discussed:
+                records[-1]["d"] = discussed[view.slug]
         files[f"search/docs/{n}.json"] = _dump(records)
     papers_of = [0] * len(site.venues)
     for view in views:
         papers_of[venue_index[view.venue.id]] += 1
-    files["search/facets.json"] = _dump({"n": papers_of, "g": [sorted(own) for own in codes]})
+    # Tags of every paper: loaded only for the tag filter and its counts (search-engine.js).
+    files["search/facets.json"] = _dump({"g": [sorted(own) for own in codes]})
+    ref_of = {view.slug: ref for ref, view in enumerate(views)}
+    people_count = people_files(site, ref_of, files)
+    id_count = _id_files(views, files)
     digest = hashlib.sha1()
     for path in sorted(files):
         digest.update(path.encode() + b"\0" + files[path].encode("utf-8") + b"\0")
-    files["search/meta.json"] = _dump(_meta(site, digest.hexdigest()[:12], len(views), dict_starts))
+    meta = _meta(site, digest.hexdigest()[:12], len(views), dict_starts)
+    meta.update({"n": papers_of, "people": people_count, "ids": id_count})
+    files["search/meta.json"] = _dump(meta)
     return files
+
+
+def _id_files(views: list[PaperView], files: dict[str, str]) -> int:
+    """search/ids/<n>.json: ``{key: [ref, ...]}``, the papers of each identifier key of their
+    links (``ids.link_keys``), keys spread over the files by ``ids.key_file``; returns how
+    many files (a query that looks like an identifier fetches one)."""
+    refs_of: dict[str, list[int]] = {}
+    for ref, view in enumerate(views):
+        for link in view.links:
+            for key in link_keys(link.url):
+                found = refs_of.setdefault(key, [])
+                if ref not in found:
+                    found.append(ref)
+    size = sum(len(k) + 8 for k in refs_of)
+    count = max(1, -(-size // ID_BYTES))
+    shards: list[dict[str, list[int]]] = [{} for _ in range(count)]
+    for key in sorted(refs_of):
+        shards[key_file(key, count)][key] = refs_of[key]
+    for n, shard in enumerate(shards):
+        files[f"search/ids/{n}.json"] = _dump(shard)
+    return count
 
 
 def _dictionary_files(terms: list[str], words: dict, df: dict[str, int], shard_of: dict[str, int],
@@ -300,6 +356,7 @@ def _meta(site: SiteData, build: str, count: int, dict_starts: list[str]) -> dic
             "minFuzzy": MIN_FUZZY, "typoBudget": TYPO_BUDGET, "typoUnder": TYPO_UNDER,
             "maxExpansions": MAX_EXPANSIONS,
             "maxPostings": MAX_EXPANDED_POSTINGS, "maxFiles": MAX_EXPANSION_FILES,
+            "common": common_postings(count),
             "weights": {"exact": W_EXACT, "prefix": W_PREFIX, "fuzzy": W_FUZZY},
         },
     }

@@ -14,7 +14,7 @@ from typing import Iterator, Mapping
 
 from ..catalog import gzip_bytes
 
-STORED_GZIP = re.compile(r"search/(?:dict|terms|docs)/\d+\.json")
+STORED_GZIP = re.compile(r"search/(?:dict|terms|docs|people|ids)/\d+\.json")
 
 
 def stored_files(files: Mapping[str, str]) -> Iterator[tuple[str, str | bytes]]:
