@@ -165,7 +165,7 @@ def derive_views_only(catalog):
     venue_refs = {v.id: views_module.VenueRef(v.id, v.name, v.full_name, v.year) for v in catalog.venues.values()}
     tag_refs = {t.id: views_module._tag_ref(t) for t in catalog.tags.values()}
     keys, people = author_slugs(catalog.papers, catalog.people)
-    author_refs = views_module._author_refs(spellings_of(catalog.papers, keys), people)
+    author_refs = views_module.refs_of_authors(spellings_of(catalog.papers, keys), people)
     return views_module._paper_views(catalog, venue_refs, tag_refs, author_refs, keys)[0]
 
 

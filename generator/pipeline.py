@@ -8,7 +8,7 @@ static files changed, just those are copied.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable
 
 import jinja2
@@ -72,6 +72,7 @@ class Derived:
     citations: CitationIndex
     globals: dict[str, Any]  # ``site_globals`` of the build
     inputs: str = ""  # the fingerprint of the content it was derived from (``Inputs.content``)
+    env: jinja2.Environment | None = None  # the templates the build rendered with (None before rendering)
 
 
 def prepare(options: BuildOptions, report: BuildReport, lap: Callable[[str], None], inputs: str = "") -> Derived:
@@ -173,7 +174,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
     report.files_changed = out.files_changed
     report.papers = len(catalog.papers)
     if keep is not None:
-        keep(derived)
+        keep(replace(derived, env=env))
 
 
 class PageRenderer:

@@ -30,7 +30,7 @@ from .sitecheck import files_of
 def calls(monkeypatch):
     """How often a front matter was parsed and a paper's text rendered, by label / source."""
     seen: dict[str, list[str]] = {"parse": [], "text": []}
-    parse, text = loader._parse_text, views._paper_text
+    parse, text = loader._parse_text, views.paper_text
 
     def counted_parse(item):
         seen["parse"].append(item[1])
@@ -41,7 +41,7 @@ def calls(monkeypatch):
         return text(paper)
 
     monkeypatch.setattr(loader, "_parse_text", counted_parse)
-    monkeypatch.setattr(views, "_paper_text", counted_text)
+    monkeypatch.setattr(views, "paper_text", counted_text)
     return seen
 
 

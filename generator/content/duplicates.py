@@ -72,6 +72,43 @@ def authors_key(authors: Sequence[str]) -> tuple[str, ...]:
     return tuple(author_key(name) for name in authors)
 
 
+@dataclass(frozen=True, slots=True)
+class PaperKeys:
+    """What ``DuplicateCheck`` compares of a paper: computed once (``paper_keys``), it can be
+    checked again without folding the abstract again (the preview checks an edited paper
+    against every other: ``content.loader.PaperChecks``)."""
+
+    title: str  # title_key
+    venue: str
+    authors: tuple[str, ...]  # authors_key
+    body: bytes  # the whole folded abstract's digest (b"" for none)
+    abstract: bytes  # abstract_key's digest (b"" for a short one)
+
+
+def paper_keys(title: str, venue: str, authors: Sequence[str], abstract: str) -> PaperKeys:
+    folded = fold(abstract)
+    return PaperKeys(title_key(title), venue, authors_key(authors), _digest(" ".join(folded.split())),
+                     _digest(_abstract_key(folded)))
+
+
+class KeyIndex:
+    """Items (papers) by the keys ``DuplicateCheck`` compares of them: a paper's check can only
+    find it repeats those that share its title key or its abstract (``sharing``)."""
+
+    def __init__(self) -> None:
+        self._titles: dict[str, list] = {}
+        self._abstracts: dict[bytes, list] = {}
+
+    def add(self, item, keys: PaperKeys) -> None:
+        self._titles.setdefault(keys.title, []).append(item)
+        if keys.abstract:
+            self._abstracts.setdefault(keys.abstract, []).append(item)
+
+    def sharing(self, keys: PaperKeys) -> list:
+        """The items a paper of ``keys`` can repeat (an item may be named twice)."""
+        return self._titles.get(keys.title, []) + (self._abstracts.get(keys.abstract, []) if keys.abstract else [])
+
+
 @dataclass(frozen=True)
 class Repeat:
     """What a paper repeats of one seen before: ``exact`` or not, why, and the other's label."""
@@ -98,10 +135,12 @@ class DuplicateCheck:
     def check(self, label: str, title: str, venue: str, authors: Sequence[str], abstract: str) -> list[Repeat]:
         """What the paper ``label`` repeats (an exact repeat alone, or the suspected ones),
         and it is remembered: the first of several is never the one reported."""
-        tkey, akey = title_key(title), authors_key(authors)
+        return self.check_keys(label, paper_keys(title, venue, authors, abstract))
+
+    def check_keys(self, label: str, keys: PaperKeys) -> list[Repeat]:
+        """``check`` of a paper whose keys are known (``paper_keys``)."""
+        tkey, venue, akey, body = keys.title, keys.venue, keys.authors, keys.body
         exact = (tkey, venue, akey)
-        folded = fold(abstract)
-        body = _digest(" ".join(folded.split()))
         found: list[Repeat] = []
         if exact in self._exact:
             other, other_body = self._exact[exact]
@@ -118,7 +157,7 @@ class DuplicateCheck:
         other = self._venue_titles.setdefault((tkey, venue), label)
         if other != label and not found:
             found.append(Repeat(False, "same title and venue, other authors", other))
-        key = _digest(_abstract_key(folded))
+        key = keys.abstract
         if key:
             other = self._abstracts.setdefault(key, label)
             if other != label and all(r.other != other for r in found):

@@ -27,9 +27,11 @@ import re
 import stat
 import tomllib
 from pathlib import Path
-from typing import Any, Iterator
+from dataclasses import dataclass, field
+from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping
 
-from . import characters, debris, schema
+from . import characters, citation_fields, debris, schema
+from .tracks import tracks_of
 from ..errors import ContentError, Problem, Problems
 from .frontmatter import FrontMatter, FrontMatterError, parse
 from .model import Catalog, Link, Paper, Person, SiteConfig, Tag, Venue
@@ -37,6 +39,7 @@ from ..cache import cached_map
 from ..parallel import parallel_map
 from .names import looks_like_list
 from .duplicates import DuplicateCheck, abstract_key, title_key  # noqa: F401 (the keys: also the loader's API)
+from .duplicates import PaperKeys, paper_keys
 from .slugs import RESERVED, is_valid_slug
 from .people import FILE, check_rules, parse_people, same_person_twice, spelling_owners
 from .taxonomy import parse_taxonomy
@@ -180,62 +183,134 @@ def read_papers(
     """The valid papers of ``folder``; problems go to ``problems``, and what the build only
     warns about (suspected duplicates: ``duplicates``) to ``warnings``."""
     papers: list[Paper] = []
-    owners = spelling_owners(people)
-    duplicates = DuplicateCheck()
+    checks = PaperChecks(venues, tags, people, check_refs, broken_venues)
     warnings = [] if warnings is None else warnings
     root = root or folder.parent.resolve()
     if not _check_folder(folder, "papers", problems, root, "every catalog needs content/papers/"):
         return papers
     for path, label, fm in _read_markdown_folder(folder, "papers", problems, root):
-        clean, ok = schema.check_fields(fm.data, schema.PAPER_FIELDS, file=label, line_of=fm.line_of,
-                                        problems=problems)
-        if "venue" in clean and clean["venue"] in broken_venues:
-            ok = False  # the venue file's own problems are reported
-        elif "venue" in clean and clean["venue"] not in venues:
-            known = ", ".join(sorted(venues)) or "none"
-            problems.add(label, f"unknown venue {clean['venue']!r}; known venues: {known}",
-                         line=fm.line_of("venue"), field="venue")
-            ok = False
-        if check_refs:
-            for tag in clean.get("tags", ()):
-                if tag not in tags:
-                    problems.add(label, f"unknown tag {tag!r}; tags are defined in tags.toml",
-                                 line=fm.line_of("tags"), field="tags")
-                    ok = False
-        twice = same_person_twice(clean["authors"], owners) if owners and "authors" in clean else None
-        if twice:
-            problems.add(label, twice, line=fm.line_of("authors"), field="authors")
-            ok = False
-        abstract = fm.body.strip()
-        if debris.MARK in abstract or debris.MARK in clean.get("title", ""):
-            # Text from a PDF: the pages never show "(cid:"; the file is the curator's to fix.
-            abstract, in_abstract = debris.repair(abstract)
-            in_title = in_abstract - in_abstract
-            if "title" in clean:
-                clean["title"], in_title = debris.repair(clean["title"])
-            warnings.append(f"{label}: PDF debris (cid:…) in the title or abstract, repaired on the pages "
-                            f"({debris.describe(in_abstract + in_title)}); fix the file")
-        for name in clean.get("authors", ()):
-            if looks_like_list(name):
-                warnings.append(f"{label}: author {name!r} looks like several names; give each its own item "
-                                "of authors")
-        if "title" in clean and "venue" in clean:
-            for repeat in duplicates.check(label, clean["title"], clean["venue"], clean.get("authors", ()), abstract):
-                if repeat.exact:
-                    problems.add(label, repeat.message(), line=fm.line_of("title"), field="title")
-                    ok = False
-                else:
-                    warnings.append(f"{label}: {repeat.message()}")
-        if not ok:
-            continue
-        clean["links"] = tuple(Link(kind, url) for kind, url in clean["links"])
-        papers.append(Paper(slug=path.stem, abstract=abstract, source=label, **clean))
+        paper = check_paper(path.stem, label, fm, problems, checks, warnings)
+        if paper is not None:
+            papers.append(paper)
     return papers
 
 
-def _is_leftover(name: str) -> bool:
+@dataclass
+class PaperChecks:
+    """What a paper file is checked against: the catalog's venues (``broken_venues``: files
+    whose own problems are reported) and tags (``check_refs``: tags.toml could be read), the
+    people of authors.toml, and the papers checked before it (``duplicates``)."""
+
+    venues: Mapping[str, Venue]
+    tags: Mapping[str, Tag]
+    people: tuple[Person, ...] = ()
+    check_refs: bool = True
+    broken_venues: AbstractSet[str] = frozenset()
+    duplicates: DuplicateCheck = field(default_factory=DuplicateCheck)
+    # When given: the papers to see (``seen``) just before a paper of these keys is checked,
+    # instead of every paper before it: those it can repeat (``duplicates.KeyIndex``).
+    earlier: Callable[[PaperKeys], Iterable[Paper]] | None = None
+    owners: dict[str, Person] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.owners = spelling_owners(self.people)
+
+    def seen(self, paper: Paper, keys: PaperKeys | None = None) -> None:
+        """``paper`` (read and valid) is among the papers checked before the next ones; ``keys``:
+        its ``duplicate_keys``, when known."""
+        self.duplicates.check_keys(paper.source or paper.slug, keys or duplicate_keys(paper))
+
+
+def duplicate_keys(paper: Paper) -> PaperKeys:
+    """What the duplicate check compares of a paper read (``PaperChecks.seen``)."""
+    return paper_keys(paper.title, paper.venue, paper.authors, paper.abstract)
+
+
+def read_paper(path: Path, problems: Problems, checks: PaperChecks, *, root: Path,
+               warnings: list[str]) -> Paper | None:
+    """One paper file (``papers/<slug>.md``) read and checked as ``read_papers`` reads each of
+    its folder: its name, text, front matter and fields, against ``checks`` (the papers
+    checked before it: ``PaperChecks.seen``); None when it is not valid (the reasons in
+    ``problems``), warnings to ``warnings``. The preview reads an edited paper with it."""
+    for _, label, message in _classify([path], {path.name}, "papers"):
+        if message is not None:
+            problems.add(label, message or "an editor's leftover file, not a paper")
+            return None
+    text, label, found = _read_text(path, kind="papers", root=root)
+    fm, more = _parse_text((text, label))
+    problems.extend(found + more)
+    if fm is None:
+        return None
+    return check_paper(path.stem, label, fm, problems, checks, warnings)
+
+
+def check_paper(slug: str, label: str, fm: FrontMatter, problems: Problems, checks: PaperChecks,
+                warnings: list[str]) -> Paper | None:
+    """The paper of one file's front matter when it is valid (else None, the reasons in
+    ``problems``); it joins the papers ``checks`` compares the next ones with."""
+    venues, tags, duplicates = checks.venues, checks.tags, checks.duplicates
+    # an unreadable DOI or page range is left out with a warning, never a refusal
+    data = citation_fields.lenient(fm.data, label, warnings, doi_link=schema.doi_link)
+    clean, ok = schema.check_fields(data, schema.PAPER_FIELDS, file=label, line_of=fm.line_of,
+                                    problems=problems)
+    if "venue" in clean and clean["venue"] in checks.broken_venues:
+        ok = False  # the venue file's own problems are reported
+    elif "venue" in clean and clean["venue"] not in venues:
+        known = ", ".join(sorted(venues)) or "none"
+        problems.add(label, f"unknown venue {clean['venue']!r}; known venues: {known}",
+                     line=fm.line_of("venue"), field="venue")
+        ok = False
+    elif "venue" in clean and clean.get("track") and clean["track"] not in tracks_of(venues[clean["venue"]]):
+        known = ", ".join(tracks_of(venues[clean["venue"]]))
+        problems.add(label, f"unknown track {clean['track']!r} of venue {clean['venue']!r}; its tracks: {known} "
+                            f"(a venue file lists its own under tracks:)", line=fm.line_of("track"), field="track")
+        ok = False
+    if checks.check_refs:
+        for tag in clean.get("tags", ()):
+            if tag not in tags:
+                problems.add(label, f"unknown tag {tag!r}; tags are defined in tags.toml",
+                             line=fm.line_of("tags"), field="tags")
+                ok = False
+    owners = checks.owners
+    twice = same_person_twice(clean["authors"], owners) if owners and "authors" in clean else None
+    if twice:
+        problems.add(label, twice, line=fm.line_of("authors"), field="authors")
+        ok = False
+    abstract = fm.body.strip()
+    if debris.MARK in abstract or debris.MARK in clean.get("title", ""):
+        # Text from a PDF: the pages never show "(cid:"; the file is the curator's to fix.
+        abstract, in_abstract = debris.repair(abstract)
+        in_title = in_abstract - in_abstract
+        if "title" in clean:
+            clean["title"], in_title = debris.repair(clean["title"])
+        warnings.append(f"{label}: PDF debris (cid:…) in the title or abstract, repaired on the pages "
+                        f"({debris.describe(in_abstract + in_title)}); fix the file")
+    for name in clean.get("authors", ()):
+        if looks_like_list(name):
+            warnings.append(f"{label}: author {name!r} looks like several names; give each its own item "
+                            "of authors")
+    if "title" in clean and "venue" in clean:
+        keys = paper_keys(clean["title"], clean["venue"], clean.get("authors", ()), abstract)
+        for other in checks.earlier(keys) if checks.earlier is not None else ():
+            checks.seen(other)
+        for repeat in duplicates.check_keys(label, keys):
+            if repeat.exact:
+                problems.add(label, repeat.message(), line=fm.line_of("title"), field="title")
+                ok = False
+            else:
+                warnings.append(f"{label}: {repeat.message()}")
+    if not ok:
+        return None
+    clean["links"] = tuple(Link(kind, url) for kind, url in clean["links"])
+    return Paper(slug=slug, abstract=abstract, source=label, **clean)
+
+
+def is_leftover(name: str) -> bool:
     """Hidden files, editor swap and backup files: never content."""
     return name.startswith((".", "#")) or name.endswith("~")
+
+
+_is_leftover = is_leftover
 
 
 def _check_folder(folder: Path, kind: str, problems: Problems, root: Path, why: str) -> bool:

@@ -52,6 +52,8 @@ class Tag:
     # phrase of any tag matches them: the venue says the field (importers).
     series: tuple[str, ...] = ()
     fallback: bool = False  # the catch-all (exactly one tag of a taxonomy)
+    # Research fields the tag belongs to ("vision"): its ``field`` and its series' fields.
+    fields: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,9 @@ class Venue:
     dates: str | None = None
     description: str = ""  # Markdown body
     source: str = ""  # file path relative to the content folder
+    # The tracks the venue file lists (``content.tracks``): (id, name, badge, proceedings), "" where
+    # not given; ``tracks.tracks_of(venue)`` gives every track, the standard ones too.
+    tracks: tuple[tuple[str, str, str | None, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +99,14 @@ class Paper:
     provisional: bool = False
     added: datetime.date | None = None
     source: str = ""  # file path relative to the content folder
+    # Its track of the venue (``content.tracks``: "findings", "long", …); None: the main conference.
+    track: str | None = None
+    # Citation fields, where the record has them (issue 36); the DOI is ``links.doi``.
+    pages: str | None = None  # "1149–1162"
+    editors: tuple[str, ...] = ()  # of the proceedings
+    publisher: str | None = None
+    address: str | None = None  # the publisher's or the conference's place, as the record gives it
+    month: int | None = None  # 1–12
     # Free-form front-matter data for custom templates (``paper.extra.x``); not validated.
     # A plain dict (workers pickle papers), left out of equality and hashing.
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)

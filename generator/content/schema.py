@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from ..errors import Problems
 from .frontmatter import type_name
 from .characters import FORBIDDEN_IN_TEXT, describe_char
+from . import citation_fields, tracks
 from .model import LINK_KINDS, PRESENTATIONS
 from .slugs import author_key, is_valid_slug
 
@@ -432,6 +433,7 @@ VENUE_FIELDS = (
     Field("url", optional_http_url, doc="The venue's web site."),
     Field("location", optional_text, default=None, doc="Where it took place."),
     Field("dates", optional_text, default=None, doc="When it took place, as text."),
+    Field("tracks", tracks.read_tracks, default=(), doc="Its tracks: id, name, badge, proceedings (content.tracks)."),
 )
 
 PAPER_FIELDS = (
@@ -444,6 +446,12 @@ PAPER_FIELDS = (
     Field("provisional", flag, default=False, doc="True when title and authors are not known."),
     Field("added", optional_date, doc="When the paper joined the catalog (YYYY-MM-DD); orders 'recently added'."),
     Field("extra", extra, default={}, doc="Free-form data for custom templates; not validated."),
+    Field("track", tracks.read_track, doc="Its track of the venue: findings, long, short, … (content.tracks)."),
+    Field("pages", citation_fields.read_pages, doc="Page range in the proceedings, '1149–1162'."),
+    Field("editors", name_list, default=(), doc="Editors of the proceedings."),
+    Field("publisher", optional_line_text, doc="Publisher of the proceedings."),
+    Field("address", optional_line_text, doc="Publisher's or conference's place, as cited."),
+    Field("month", citation_fields.read_month, doc="Month of publication, 1-12 or its name."),
 )
 
 
@@ -485,8 +493,8 @@ def check_fields(
             continue
         try:
             clean[f.name] = f.check(data[f.name])
-        except Invalid as exc:
-            for message in exc.messages:
+        except ValueError as exc:  # Invalid, or the ValueError of a checker of citation_fields, tracks
+            for message in getattr(exc, "messages", (str(exc),)):
                 problems.add(file, message, line=line_of(f.name), field=prefix + f.name)
             ok = False
     return clean, ok

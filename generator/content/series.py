@@ -101,6 +101,7 @@ class Series:
     url: str | None = None
     findings: str | None = None
     workshops: str | None = None
+    field: str | None = None  # the research field of its papers ("vision", "language"): tag hints
 
     def number(self, year: int) -> int | None:
         """The year's volume or edition (NeurIPS 2019: 32), None where the series has no numbering."""
@@ -133,14 +134,14 @@ class Series:
 
 def _series(sid: str, raw: dict[str, Any]) -> Series:
     known = {"short", "full_name", "acronyms", "names", "proceedings", "number_base", "step", "numbered_from",
-             "proceedings_before", "url", "findings", "workshops"}
+             "proceedings_before", "url", "findings", "workshops", "field"}
     if set(raw) - known or not all(isinstance(raw.get(k), str) for k in ("short", "full_name", "proceedings")):
         raise ValueError(f"{TABLE}: [{sid}] needs short, full_name and proceedings, and only {sorted(known)}")
     names = {normalized(n) for n in (raw["full_name"], *raw.get("names", ()))} - {""}
     return Series(sid, raw["short"], raw["full_name"], tuple(raw.get("acronyms", (raw["short"],))),
                   tuple(sorted(names, key=len, reverse=True)), raw["proceedings"], raw.get("number_base"),
                   raw.get("step", 1), raw.get("numbered_from"), raw.get("proceedings_before"), raw.get("url"),
-                  raw.get("findings"), raw.get("workshops"))
+                  raw.get("findings"), raw.get("workshops"), raw.get("field"))
 
 
 def parse_table(text: str) -> dict[str, Series]:

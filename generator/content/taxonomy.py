@@ -24,6 +24,10 @@
 * ``series`` (optional) lists conference series by their id in ``series.toml`` (``acl``,
   ``cvpr``): a paper of such a series that matches no phrase gets this tag rather than the
   catch-all (a paper at ACL is about language unless its words say more).
+* ``field`` (optional): the research field(s) the tag belongs to, a name or a list of names
+  (``"vision"``, ``["language", "retrieval"]``), as ``series.toml`` names its series' fields.
+  A tag is also of the fields of the series it lists. An imported paper of a series whose
+  phrases give it no tag of the series' field gets the tag that lists the series too.
 """
 
 from __future__ import annotations
@@ -126,12 +130,18 @@ def _series(value: Any) -> tuple[str, ...]:
     return ids
 
 
+def _fields(value: Any) -> tuple[str, ...]:
+    """A field name (``"vision"``) or a list of them, as slugs, each listed once."""
+    return schema.slug_list([value] if isinstance(value, str) else value)
+
+
 TAG_FIELDS = (
     schema.Field("name", schema.text, required=True),
     schema.Field("description", _description, required=True),
     schema.Field("phrases", _phrases, required=True),
     schema.Field("fallback", schema.flag),
     schema.Field("series", _series, default=()),
+    schema.Field("field", _fields, default=()),
 )
 TAG_KEYS = tuple(f.name for f in TAG_FIELDS)
 
@@ -164,10 +174,18 @@ def parse_taxonomy(text: str, file_label: str = "tags.toml") -> Taxonomy:
         if ok and id_ok:
             tags.append((tag_id, Tag(id=tag_id, name=clean["name"], description=clean["description"],
                                      phrases=clean["phrases"], series=clean["series"],
-                                     fallback=bool(clean.get("fallback")))))
+                                     fallback=bool(clean.get("fallback")),
+                                     fields=_tag_fields(clean["field"], clean["series"]))))
     _check_one_fallback(data, fallbacks, lines, file_label, problems)
     problems.raise_if_any()
     return Taxonomy(tags, fallback=fallbacks[0])
+
+
+def _tag_fields(declared: tuple[str, ...], series: tuple[str, ...]) -> tuple[str, ...]:
+    """A tag's fields: those it declares, then those of the series it lists (``series.toml``)."""
+    known = series_table()
+    inferred = (known[sid].field for sid in series if sid in known)
+    return tuple(dict.fromkeys([*declared, *(f for f in inferred if f)]))
 
 
 def _check_one_fallback(data: dict, fallbacks: list[str], lines: "SectionLines", file_label: str,

@@ -220,7 +220,7 @@ def by_venue(papers: Sequence[PaperView], table: VenueTable) -> list[tuple[str, 
     refs: dict[str, VenueRef] = {}
     for p in papers:
         venues[p.venue.id].append(p)
-        refs[p.venue.id] = p.venue
+        refs[p.venue.id] = p.venue.base or p.venue  # the venue's own ref, not a track's
     order = sorted(refs, key=lambda vid: (table.row_of[vid].name.casefold(), refs[vid].name.casefold(), vid))
     return [(refs[vid].name, refs[vid].url, venues[vid]) for vid in order]
 

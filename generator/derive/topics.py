@@ -171,7 +171,7 @@ def _ids(keywords: list[tuple[str, ...]]) -> tuple[str, ...]:
 
 def site_topics(papers: Sequence, venue_years: Mapping[str, int], count) -> TopicData | None:
     """The topics of ``papers`` (``PaperView``s, in catalog order) as views; ``count`` makes
-    the venue counts (``views._ref_counts``' twin, passed in: views import this module)."""
+    the venue counts (``counts.ref_counts``, passed in by views)."""
     texts = [(p.title_plain, p.abstract_plain) for p in papers]
     found = cached_call("topics", lambda: find_topics(texts), (texts,))
     if found is None:

@@ -116,7 +116,7 @@ def site_trends(papers: Sequence, tags: Sequence, topics: Sequence | None) -> Tr
     topic_rows = _ranked([row(t.ref.name, t.ref.url, t.papers, len(t.papers)) for t in topics or ()])
     by_series: dict[str, Counter] = {}
     for p in papers:
-        by_series.setdefault(series(p.venue.name), Counter())[p.venue.year] += 1
+        by_series.setdefault(series((getattr(p.venue, "base", None) or p.venue).name), Counter())[p.venue.year] += 1
     ordered = sorted(by_series.items(), key=lambda kv: (-sum(kv[1].values()), kv[0].casefold()))
     venue_rows = [_count_row(name, counts, span) for name, counts in ordered[:VENUES_SHOWN]]
     if len(ordered) > VENUES_SHOWN:

@@ -19,6 +19,8 @@ from markupsafe import Markup
 from ..content.model import Catalog, Link, Paper, Person, Tag, Venue
 from ..content.series import full_name_of
 from ..cache import cached_call, cached_map
+from .counts import Count, count_items, ref_counts
+from .contents import TrackContents, title_order_key, track_names, venue_contents
 from .related import inputs_digest, related_indices
 from .topics import TopicData, site_topics
 from .trends import Trends, site_trends
@@ -95,6 +97,8 @@ class VenueRef:
     name: str
     full_name: str
     year: int
+    track: str | None = None  # a track's ref (contents.track_names: "ACL 2022 Findings", its proceedings)
+    base: "VenueRef | None" = None  # and then the venue's own
 
     @property
     def url(self) -> str:
@@ -156,14 +160,6 @@ class PaperView:
 
 
 @dataclass(frozen=True, slots=True)
-class Count:
-    """A thing and how many papers it has (tag breakdowns, co-authors)."""
-
-    item: TagRef | AuthorRef | VenueRef
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
 class VenueView:
     ref: VenueRef
     venue: Venue
@@ -171,6 +167,7 @@ class VenueView:
     papers: tuple[PaperView, ...]
     tag_counts: tuple[Count, ...]
     presentation_counts: tuple[tuple[str, int], ...]
+    tracks: tuple["TrackContents", ...] = ()  # its table of contents (``contents.venue_contents``), or ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +210,13 @@ class SiteData:
     trends: Trends | None = None  # papers, tags and topics by year (``trends.py``)
     author_count: int = 0  # every author, with a page or not
     sessions: SessionData | None = None  # the reading group's sessions (``sessions.py``); None: none
-    merges: tuple[Merge, ...] = ()  # spellings taken to be one person (``people.identify``)
+    authorship: Authorship = Authorship({})  # who each author name is (``people.identify``)
+    author_refs: Mapping[str, AuthorRef] = field(default_factory=dict)  # page slug -> ref, every author
+
+    @property
+    def merges(self) -> tuple[Merge, ...]:
+        """Spellings taken to be one person, with their evidence."""
+        return self.authorship.merges
 
     @property
     def find_pattern(self) -> str:
@@ -248,19 +251,21 @@ def paper_list(papers: Iterable[PaperView], own_tag: str | None = None) -> Paper
     papers = tuple(papers)
     return PaperList(
         papers=papers,
-        tags=_counts(t for p in papers for t in p.tags if t.id != own_tag),
+        tags=count_items(t for p in papers for t in p.tags if t.id != own_tag),
         venue_count=len({p.venue.id for p in papers}),
     )
 
 
 def derive(catalog: Catalog) -> SiteData:
     venue_refs = {v.id: VenueRef(v.id, v.name, full_name_of(v), v.year) for v in catalog.venues.values()}
+    track_refs = {key: VenueRef(key[0], *names, venue_refs[key[0]].year, key[1], venue_refs[key[0]])
+                  for key, names in track_names(catalog, venue_refs).items()}  # "ACL 2022 Findings"
     tag_refs = {t.id: _tag_ref(t) for t in catalog.tags.values()}
     authorship = identify(catalog.papers, catalog.people)
     spellings, people = spellings_of(catalog.papers, authorship), authorship.people
-    author_refs = _author_refs(spellings, people, page_threshold(catalog.site.author_page_min_papers, len(catalog.papers)))
+    author_refs = refs_of_authors(spellings, people, page_threshold(catalog.site.author_page_min_papers, len(catalog.papers)))
 
-    views, notes = _paper_views(catalog, venue_refs, tag_refs, author_refs, authorship)
+    views, notes = _paper_views(catalog, {**venue_refs, **track_refs}, tag_refs, author_refs, authorship)
 
     by_venue: dict[str, list[PaperView]] = defaultdict(list)
     by_tag: dict[str, list[PaperView]] = defaultdict(list)
@@ -280,7 +285,8 @@ def derive(catalog: Catalog) -> SiteData:
             venue=v,
             description_html=_description_html(v, notes),
             papers=tuple(by_venue[v.id]),
-            tag_counts=_ref_counts(tag for p in by_venue[v.id] for tag in p.tags),
+            tracks=venue_contents(v, by_venue[v.id]),
+            tag_counts=ref_counts(tag for p in by_venue[v.id] for tag in p.tags),
             presentation_counts=tuple(
                 sorted(Counter(p.presentation for p in by_venue[v.id] if p.presentation).items())
             ),
@@ -289,7 +295,7 @@ def derive(catalog: Catalog) -> SiteData:
     )
     largest = max((len(by_tag[t]) for t in catalog.tags), default=0)
     tags = tuple(
-        TagView(ref=tag_refs[t.id], papers=tuple(by_tag[t.id]), venue_counts=_ref_counts(p.venue for p in by_tag[t.id]),
+        TagView(ref=tag_refs[t.id], papers=tuple(by_tag[t.id]), venue_counts=ref_counts(p.venue for p in by_tag[t.id]),
                 bar=_bar(len(by_tag[t.id]), largest))
         for t in catalog.tags.values()
     )
@@ -302,7 +308,7 @@ def derive(catalog: Catalog) -> SiteData:
                     papers=tuple(by_author[ref.slug]),
                     # Every author in a view is the one ref of its slug: leaving out ``ref``
                     # itself leaves out exactly the entries with its slug.
-                    coauthors=_ref_counts(chain(p.authors for p in by_author[ref.slug]), exclude=ref),
+                    coauthors=ref_counts(chain(p.authors for p in by_author[ref.slug]), exclude=ref),
                     other_names=tuple(name for name, _ in spellings[ref.slug].most_common() if name != ref.name),
                 )
                 for ref in author_refs.values() if ref.has_page
@@ -310,7 +316,7 @@ def derive(catalog: Catalog) -> SiteData:
             key=lambda a: (family_key(a.ref.name), a.ref.slug),
         )
     )
-    topics = site_topics(views, {v.id: v.year for v in catalog.venues.values()}, _ref_counts)
+    topics = site_topics(views, {v.id: v.year for v in catalog.venues.values()}, ref_counts)
     return SiteData(
         catalog=catalog,
         papers=views,
@@ -326,8 +332,10 @@ def derive(catalog: Catalog) -> SiteData:
         trends=site_trends(views, tags, topics.topics if topics else None),
         author_count=len(author_refs),
         sessions=derive_sessions(catalog.sessions, views, catalog.site),
-        merges=authorship.merges,
+        authorship=authorship,
+        author_refs=author_refs,
     )
+
 
 
 def _tag_ref(tag: Tag) -> TagRef:
@@ -344,8 +352,8 @@ def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping
     """
     papers = catalog.papers
     # The Markdown and math of 10,000 papers: kept in the build cache, the rest on every core.
-    texts = cached_map("paper text", _paper_text, papers, _paper_text_inputs)
-    by_title = sorted(range(len(papers)), key=lambda i: (texts[i][1].casefold(), papers[i].slug))
+    texts = cached_map("paper text", paper_text, papers, _paper_text_inputs)
+    by_title = sorted(range(len(papers)), key=lambda i: (title_order_key(texts[i][1]), papers[i].slug))
     position = {venue_id: rank for rank, venue_id in enumerate(catalog.venues)}
     last = len(position)
     by_venue = sorted(range(len(by_title)),
@@ -354,7 +362,7 @@ def _paper_views(catalog: Catalog, venues: Mapping[str, VenueRef], tags: Mapping
     for rank, title_rank in enumerate(by_venue):
         venue_rank[title_rank] = rank
     views = tuple(
-        _paper_view(papers[i], texts[i], venues, tags, authors, keys, title_rank, venue_rank[title_rank])
+        view_of(papers[i], texts[i], venues, tags, authors, keys, title_rank, venue_rank[title_rank])
         for title_rank, i in enumerate(by_title)
     )
     return views, [note for text in texts for note in text[4]]
@@ -364,11 +372,11 @@ _PaperText = tuple[str, str, str, str, tuple[str, ...]]
 
 
 def _paper_text_inputs(paper: Paper) -> tuple[object, ...]:
-    """All that ``_paper_text`` depends on (the build cache's key)."""
+    """All that ``paper_text`` depends on (the build cache's key)."""
     return paper.title, paper.abstract, paper.source or paper.slug, strict()
 
 
-def _paper_text(paper: Paper) -> _PaperText:
+def paper_text(paper: Paper) -> _PaperText:
     """(title HTML, title plain text, abstract HTML, abstract plain text, notes).
 
     The notes say which of the two texts could not be rendered (and is shown as plain text).
@@ -400,7 +408,7 @@ def _fallback_notes(source: str, part: str, failed: list[TextFallback]) -> tuple
     return (f"{source}: {part}: could not be rendered ({failed[0].error}); shown as plain text",)
 
 
-def _paper_view(paper: Paper, text: _PaperText, venues: Mapping[str, VenueRef],
+def view_of(paper: Paper, text: _PaperText, venues: Mapping[str, VenueRef],
                 tags: Mapping[str, TagRef], authors: Mapping[str, AuthorRef], keys: Authorship,
                 title_rank: int, venue_rank: int) -> PaperView:
     title_html, title_plain, abstract_html, abstract_plain, _notes = text
@@ -414,7 +422,7 @@ def _paper_view(paper: Paper, text: _PaperText, venues: Mapping[str, VenueRef],
         abstract_plain=abstract_plain,
         description=excerpt(abstract_plain, 200),
         authors=refs,
-        venue=venues[paper.venue],
+        venue=venues.get((paper.venue, paper.track)) or venues[paper.venue],  # a track's ref, else the venue's
         tags=tuple(tags[t] for t in paper.tags if t in tags),
         presentation=paper.presentation,
         links=paper.links,
@@ -451,49 +459,11 @@ def _bar(count: int, largest: int) -> int:
     return min(100, -(-count * 100 // (largest * BAR_STEP)) * BAR_STEP)
 
 
-def _author_refs(spellings: Mapping[str, Counter[str]], people: Mapping[str, Person],
+def refs_of_authors(spellings: Mapping[str, Counter[str]], people: Mapping[str, Person],
                  min_papers: int = 1) -> dict[str, AuthorRef]:
     """One ref per author, by slug (``people.shown_authors``: name, person, whether a page)."""
     return {key: AuthorRef(name, key, profile(person) if person else None, page, person.number if person else None)
             for key, (name, person, page) in shown_authors(spellings, people, min_papers).items()}
-
-
-def _counts(items: Iterable) -> tuple[Count, ...]:
-    """How often each item occurs: most first, then by name (ties: first met).
-
-    The same as sorting ``Counter(items)``, but tallied by identity first: refs are frozen
-    dataclasses, whose generated ``__hash__`` is Python code, and lists repeat the same ref
-    objects, so each distinct object is hashed once instead of once per occurrence. Equal
-    but distinct objects are then merged into the first one met, as ``Counter`` does.
-    """
-    items = list(items)
-    tally = Counter(map(id, items))
-    first = dict(zip(map(id, items), items))  # the list keeps every object (and so its id) alive
-    counter: dict = {}
-    for key, n in tally.items():
-        item = first[key]
-        counter[item] = counter.get(item, 0) + n
-    return tuple(Count(item, n) for item, n in sorted(counter.items(), key=_count_order))
-
-
-def _ref_counts(refs: Iterable[TagRef | AuthorRef | VenueRef], exclude: object = None) -> tuple[Count, ...]:
-    """``_counts`` of refs made by ``derive`` (``exclude``, if given, left out).
-
-    ``derive`` makes one ref per tag, venue and author (refs of different ones are never equal):
-    counted by identity, the same result as ``_counts`` without a Python ``__hash__`` per item.
-    """
-    refs = list(refs)
-    tally = Counter(map(id, refs))
-    if exclude is not None:
-        tally.pop(id(exclude), None)
-    ref_of = dict(zip(map(id, refs), refs))  # the list keeps every ref (and so its id) alive
-    counted = [(ref_of[key], n) for key, n in tally.items()]
-    return tuple(Count(ref, n) for ref, n in sorted(counted, key=_count_order))
-
-
-def _count_order(entry: tuple) -> tuple[int, str]:
-    item, n = entry
-    return (-n, item.name.casefold())
 
 
 def _recent(views: tuple[PaperView, ...], catalog: Catalog) -> tuple[PaperView, ...]:

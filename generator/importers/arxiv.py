@@ -312,7 +312,17 @@ def _record(entry: Element, file: str, problems: Problems, warnings: list[str]) 
         keywords=", ".join(_categories(entry)),
         links=links,
         hint=" (nor a published date)",
+        pages=_journal_pages(clean_line(entry.child_text(ARXIV_NS, "journal_ref"))),
     )
+
+
+_JOURNAL_PAGES = re.compile(r"\b(?:pages?|pp?\.)\s*(\d+\s*(?:-{1,2}|–)\s*\d+|\d+)", re.IGNORECASE)
+
+
+def _journal_pages(journal_ref: str) -> str | None:
+    """The pages a journal_ref names ("Findings of ACL 2022, pages 1149-1162", "pp. 12--20")."""
+    found = _JOURNAL_PAGES.search(journal_ref[:MAX_HINT_CHARS])
+    return found.group(1) if found else None
 
 
 def records_from_atom(xml_text: str | bytes, file: str, problems: Problems, warnings: list[str]) -> list[Record]:

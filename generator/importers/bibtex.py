@@ -134,7 +134,28 @@ def _record(entry: Entry, warnings: list[str]) -> Record:
         presentation=entry.raw.get("presentation") or None,
         links=_link_offers(entry, where, warnings),
         hint=f" (nor has its crossref {ref!r})" if ref else "",
+        pages=_plain(entry, "pages"),
+        editors=_names(entry, "editor", where, warnings),
+        publisher=_plain(entry, "publisher"),
+        month=_plain(entry, "month"),
+        track_hints=tuple(t for t in (_plain(entry, "series"), _plain(entry, "eventtitle")) if t),
     )
+
+
+def _plain(entry: Entry, name: str) -> str | None:
+    """A field's text as decoded (braces gone), None when empty."""
+    value = entry.decoded.get(name) or entry.raw.get(name)
+    if not isinstance(value, str) or not value.strip():
+        return None
+    return clean_line(value.replace("{", "").replace("}", ""))
+
+
+def _names(entry: Entry, name: str, where: str, warnings: list[str]) -> tuple[str, ...]:
+    """The names of a name list field (``editor``) as written, "Last, First" turned round later."""
+    raw = entry.raw.get(name, "")
+    names = [clean_line(n.replace("{", "").replace("}", "").replace("~", " "))
+             for n in re.split(r"\s+and\s+", raw) if n.strip()]
+    return tuple(n for n in names if n and n.casefold() != "others")
 
 
 def import_bibtex(

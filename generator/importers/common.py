@@ -191,23 +191,34 @@ def paper_slug(title: str, fallback: str, used: set[str]) -> str:
 
 
 def venue_file_text(name: str, full_name: str, year: int, url: str | None, location: str | None,
-                    description: str) -> str:
+                    description: str, tracks: Sequence[dict[str, str]] = ()) -> str:
     data: dict[str, Any] = {"name": name, "full_name": full_name, "year": year}
     if url:
         data["url"] = url
     if location:
         data["location"] = location
+    if tracks:
+        data["tracks"] = [dict(t) for t in tracks]
     return frontmatter.dump(data, description)
 
 
 def paper_data(*, title: str, authors: Sequence[str], venue: str, tags: Sequence[str], presentation: str | None = None,
-               links: Sequence[tuple[str, str]] = (), provisional: bool = False) -> dict[str, Any]:
-    """A paper file's front matter, in the order of the content format."""
-    data: dict[str, Any] = {"title": title, "authors": list(authors), "venue": venue, "tags": list(tags)}
+               links: Sequence[tuple[str, str]] = (), provisional: bool = False,
+               citation: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A paper file's front matter, in the order of the content format. ``citation``: its
+    track and citation fields (track, pages, editors, publisher, address, month), those given."""
+    citation = citation or {}
+    data: dict[str, Any] = {"title": title, "authors": list(authors), "venue": venue}
+    if citation.get("track"):
+        data["track"] = citation["track"]
+    data["tags"] = list(tags)
     if presentation:
         data["presentation"] = presentation
     if links:
         data["links"] = dict(links)
+    for name in ("pages", "editors", "publisher", "address", "month"):
+        if citation.get(name):
+            data[name] = list(citation[name]) if name == "editors" else citation[name]
     if provisional:
         data["provisional"] = True
     return data

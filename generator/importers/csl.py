@@ -262,9 +262,41 @@ class _Item:
         genre = (self.text("genre") or "").strip().lower()
         if self.refused:
             return None
+        citation = self.citation(kind, authors)
+        # the other of container-title and event name may name the track ("Findings of …" beside "ACL 2022")
+        citation["track_hints"] = (*citation["track_hints"], *(c for c in containers if c and c != container))
+        if self.refused:
+            return None
         return Record(file=self.file, line=self.line, key=self.key, title=title, authors=authors, abstract=abstract,
                       container=container, year=year, location=location, keywords=keywords,
-                      presentation=genre if genre in PRESENTATIONS else None, links=links)
+                      presentation=genre if genre in PRESENTATIONS else None, links=links, **citation)
+
+    def citation(self, kind: str, authors: list[str]) -> dict:
+        """Its track hints and citation fields (``Record``): collection-title and genre may name
+        the track; page, editors (unless they stood in for the authors), publisher, the
+        publisher's place (a conference paper's is the location already), the month issued."""
+        editors = self.names("editor")
+        found: dict = {
+            "track_hints": tuple(t for t in (self.text("collection-title"), self.text("genre")) if t),
+            "pages": self.text("page"),
+            "editors": tuple(editors) if editors != authors else (),
+            "publisher": self.text("publisher") if (self.text("publisher") or "").casefold() != "arxiv" else None,
+            "month": self.month("issued"),
+        }
+        if kind not in ("paper-conference", "proceedings-article"):
+            found["address"] = self.text("publisher-place")
+        return found
+
+    def month(self, name: str) -> int | None:
+        value = self.item.get(name)
+        parts = value.get("date-parts") if isinstance(value, dict) else None
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and len(parts[0]) > 1:
+            month = parts[0][1]
+            if isinstance(month, str) and month.strip().isdigit():
+                month = int(month)
+            if isinstance(month, int) and not isinstance(month, bool) and 1 <= month <= 12:
+                return month
+        return None
 
     # ----------------------------------------------------------------------- fields
 

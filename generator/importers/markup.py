@@ -29,6 +29,14 @@ source gives such text (CSL-JSON, arXiv, OpenReview) can use them.
   MathML converted (``msup``, ``msub``, ``mfrac``, ``msqrt`` …); it is written ``$…$``, or
   ``\\(…\\)`` next to a digit (where ``$`` would be read as currency). Display formulas
   (``<jats:disp-formula>``) in abstracts are ``$$…$$`` paragraphs.
+* LaTeX (``rich_text_to_content``; ``plain_to_content`` with ``latex=True``): text that
+  holds text-mode LaTeX (``speaks_latex``: a command, a control symbol, braces protecting
+  capitals) keeps it for the site's text layer to render, as the seeds' and BibTeX's text:
+  ``\\emph{…}``, ``\\cite{…}``, ``\\url{…}`` (its URL as written), ``95\\%``, ``R\\'enyi``,
+  ``{\\bf x}``, ties (``Fig.~3``) and LaTeX quotes (````x''`` → “x”); braces that only
+  protect capitals (``{BERT}``, ``{W}izard``) are dropped; other braces, a lone backslash
+  and Markdown's characters are escaped as below. A formula next to a digit is one when it
+  starts with a command or a script (``2$\\times$``), as the renderer reads it.
 * Everything else shows as typed: the characters that mean something in Markdown or LaTeX
   are escaped (``\\ { } $ * _ ` ~ ]``, ``<`` before a non-space, ``&`` before an entity,
   ``''`` which LaTeX prints as a quote, and ``#``, ``-``, ``+``, ``>``, ``1.`` where a
@@ -46,7 +54,10 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from ..content.characters import FORBIDDEN_IN_TEXT
+from ..text.hygiene import typographic_quotes
+from ..text.tokens import formula_may_touch_digits
 from ..text.bibtex.markdown_marks import BARE_URL, URL_TRAILING
+from .latex_text import escape_latex, speaks_latex
 
 MAX_DEPTH = 32  # nested elements kept as such; deeper tags are dropped, their text kept
 
@@ -66,7 +77,9 @@ _ALTTEXT = re.compile(r"""\balttext\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _ENCODING = re.compile(r"""\bencoding\s*=\s*["']?application/(?:x-)?(?:la)?tex""", re.IGNORECASE)
 # $…$ and $$…$$ as the renderer (dollarmath, no digits next to the outer dollars) reads them,
 # within a paragraph.
-_DOLLAR_MATH = re.compile(r"(?<![\\\d$])(\$\$?)(?=[^\s$])(?:[^$\\\n]|\\[^\n]|\n(?![ \t]*\n))+?(?<!\s)\1(?!\d)")
+_DOLLAR_MATH = re.compile(r"(?<![\\$])(\$\$?)(?=[^\s$])(?:[^$\\\n]|\\[^\n]|\n(?![ \t]*\n))+?(?<!\s)\1")
+# In text that speaks LaTeX, formulas as the renderer reads them: spaces inside the dollars too.
+_DOLLAR_MATH_LATEX = re.compile(r"(?<![\\$])(\$\$?)(?!\$)(?=\S|[ \t]+[^\s$])(?:[^$\\\n]|\\[^\n]|\n(?![ \t]*\n))+?\1")
 _ESCAPES = {"\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "$": "\\$", "*": "\\*", "_": "\\_", "`": "\\`\\@",
             "~": "\\textasciitilde{}", "]": "\\]", "<": "\\textless{}", "&": "\\&", "'": "'\\@"}
 _SPECIAL = re.compile(r"[\\{}$*_`~\]]|<(?!\s)|&(?=#?\w+;)|'(?=')")
@@ -102,16 +115,18 @@ _Piece = Union[str, _Formula, object]
 # --------------------------------------------------------------------------- public
 
 
-def rich_text_to_content(text: str, *, title: bool) -> str:
+def rich_text_to_content(text: str, *, title: bool, latex: bool = True) -> str:
     """CSL-JSON rich text (a title) or a JATS/HTML abstract as content text: one line for a
-    title, paragraphs separated by blank lines for an abstract (see the module docstring)."""
-    return _convert(text, title=title, tags=True)
+    title, paragraphs separated by blank lines for an abstract (see the module docstring).
+    ``latex``: LaTeX in the text is kept for the site to render (see "LaTeX")."""
+    return _convert(text, title=title, tags=True, latex=latex)
 
 
-def plain_to_content(text: str, *, title: bool = True) -> str:
+def plain_to_content(text: str, *, title: bool = True, latex: bool = False) -> str:
     """Plain text (no tags: ``<`` is a character) as content text that shows as typed,
-    ``$…$`` formulas kept; entities are not decoded. An abstract keeps its paragraphs."""
-    return _convert(text, title=title, tags=False)
+    ``$…$`` formulas kept; entities are not decoded. An abstract keeps its paragraphs.
+    ``latex``: LaTeX in the text is kept for the site to render (see "LaTeX")."""
+    return _convert(text, title=title, tags=False, latex=latex)
 
 
 def clean_text(text: str) -> str:
@@ -130,11 +145,15 @@ def decode_entities(text: str) -> str:
 # --------------------------------------------------------------------------- reading tags
 
 
-def _convert(text: str, *, title: bool, tags: bool) -> str:
+def _convert(text: str, *, title: bool, tags: bool, latex: bool) -> str:
     text = clean_text(text).replace("\r\n", "\n").replace("\r", "\n")
+    latex = latex and speaks_latex(text)
+    if latex:
+        text = typographic_quotes(text)  # ``like this'' (the page would show them so too)
     root = _parse(text, title) if tags else _Element("", children=[text])
     blocks = tags and not title and _has_blocks(root)
-    pieces = _render(root, title=title, split_lines=not title and not blocks, active=frozenset(), decode=tags)
+    pieces = _render(root, title=title, split_lines=not title and not blocks, active=frozenset(), decode=tags,
+                     latex=latex)
     paragraphs = _paragraphs(pieces)
     if title:
         return " ".join(p for p in paragraphs if p)
@@ -191,32 +210,32 @@ def _text_of(element: _Element) -> str:
 
 
 def _render(node: _Element, *, title: bool, split_lines: bool, active: frozenset[str],
-            decode: bool) -> list[_Piece]:
+            decode: bool, latex: bool = False) -> list[_Piece]:
     out: list[_Piece] = []
     for child in node.children:
         if isinstance(child, str):
-            out.extend(_text_pieces(decode_entities(child) if decode else child, split_lines))
+            out.extend(_text_pieces(decode_entities(child) if decode else child, split_lines, latex))
             continue
         name = child.name
         if name in _MATH:
             formula = _formula(child, display=not title and name == "disp-formula")
             if formula is None:
-                out.extend(_render(child, title=title, split_lines=split_lines, active=active, decode=decode))
+                out.extend(_render(child, title=title, split_lines=split_lines, active=active, decode=decode, latex=latex))
             else:
                 out.extend([_PARA, formula, _PARA] if formula.display else [formula])
         elif name == "title" and not title:
             heading = " ".join(decode_entities(_text_of(child)).split())
             if heading.casefold() not in _DROPPED_TITLES:
-                out.extend([_PARA, "\\textbf{", *_text_pieces(heading, False), "}", _PARA])
+                out.extend([_PARA, "\\textbf{", *_text_pieces(heading, False, latex), "}", _PARA])
         elif name in _BLOCKS:
-            inner = _render(child, title=title, split_lines=split_lines, active=active, decode=decode)
+            inner = _render(child, title=title, split_lines=split_lines, active=active, decode=decode, latex=latex)
             out.extend([" ", *inner, " "] if title else [_PARA, *inner, _PARA])
         elif name in _FORMATS and _FORMATS[name] not in active:
             command = _FORMATS[name]
-            inner = _render(child, title=title, split_lines=split_lines, active=active | {command}, decode=decode)
+            inner = _render(child, title=title, split_lines=split_lines, active=active | {command}, decode=decode, latex=latex)
             out.extend(_wrap(command, inner))
         else:
-            out.extend(_render(child, title=title, split_lines=split_lines, active=active, decode=decode))
+            out.extend(_render(child, title=title, split_lines=split_lines, active=active, decode=decode, latex=latex))
     return out
 
 
@@ -233,33 +252,68 @@ def _wrap(command: str, inner: list[_Piece]) -> list[_Piece]:
     return [lead, f"\\{command}{{", *inner, "}", trail]
 
 
-def _text_pieces(text: str, split_lines: bool) -> list[_Piece]:
+def _text_pieces(text: str, split_lines: bool, latex: bool = False) -> list[_Piece]:
     """A run of text: paragraphs (``split_lines``: see the module docstring) of escaped text and formulas."""
     if not split_lines or "\n" not in text:
-        return [_escape_run(text)]
+        return [_escape_run(text, latex)]
     if "$" in text:  # a formula broken over lines is one formula
-        text = _DOLLAR_MATH.sub(lambda m: " ".join(m.group().split()), text)
+        text = _join_formula_lines(text, latex)
     out: list[_Piece] = []
     lines = text.split("\n")
-    for i, line in enumerate(lines):
-        if i:
-            previous = lines[i - 1].strip()
-            out.append(_PARA if not previous or not line.strip() or _SENTENCE_END.search(previous) else " ")
-        out.append(_escape_run(line))
+    paragraph = [lines[0]]  # the lines of a paragraph are escaped together (a LaTeX group may span them)
+    for i in range(1, len(lines)):
+        previous, line = lines[i - 1].strip(), lines[i]
+        if not previous or not line.strip() or _SENTENCE_END.search(previous):
+            out.extend([_escape_run(" ".join(paragraph), latex), _PARA])
+            paragraph = []
+        paragraph.append(line)
+    out.append(_escape_run(" ".join(paragraph), latex))
     return out
 
 
-def _escape_run(text: str) -> str:
-    """Text shown as typed: formulas and bare URLs kept, every other special character escaped."""
+def _formulas(text: str, latex: bool = False) -> list[tuple[int, int]]:
+    """The spans of the ``$…$`` and ``$$…$$`` formulas of ``text``, as the renderer reads them:
+    no digit next to an outer dollar, unless the formula starts with a command or a script
+    (``2$\\times$``: ``tokens.formula_may_touch_digits``)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while True:
+        match = (_DOLLAR_MATH_LATEX if latex else _DOLLAR_MATH).search(text, pos)
+        if match is None:
+            return spans
+        start, end = match.span()
+        dollars = len(match.group(1))
+        if ((start and text[start - 1].isdigit()) or text[end:end + 1].isdigit()) and not (
+                dollars == 1 and formula_may_touch_digits(text[start + 1:end - 1])):
+            pos = start + 1
+            continue
+        spans.append((start, end))
+        pos = end
+
+
+def _join_formula_lines(text: str, latex: bool = False) -> str:
+    """A formula broken over lines made one line: it is one formula."""
+    out, last = [], 0
+    for start, end in _formulas(text, latex):
+        out.extend([text[last:start], " ".join(text[start:end].split())])
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _escape_run(text: str, latex: bool = False) -> str:
+    """Text shown as typed: formulas and bare URLs kept, every other special character
+    escaped; with ``latex`` its text-mode LaTeX kept (``_escape_latex``)."""
     if not _SPECIAL.search(text) and "://" not in text and "\n" not in text:
         return text
+    escape = (lambda part: escape_latex(part, _escape_text)) if latex else _escape_text
     out: list[str] = []
     last = 0
-    for match in _DOLLAR_MATH.finditer(text) if "$" in text else ():
-        out.append(_escape_text(text[last:match.start()]))
-        out.append(" ".join(match.group().split()))
-        last = match.end()
-    out.append(_escape_text(text[last:]))
+    for start, end in _formulas(text, latex) if "$" in text else ():
+        out.append(escape(text[last:start]))
+        out.append(" ".join(text[start:end].split()))
+        last = end
+    out.append(escape(text[last:]))
     return "".join(out)
 
 

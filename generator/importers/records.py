@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -54,9 +55,10 @@ from .common import (
     write_planned,
 )
 from .dehyphen import Joined, Vocabulary, catalog_texts, joined_lines
-from .tags import suggest_tags
+from .tags import BY_KEYWORDS, place_tags, placement_lines, suggest_tags
 from .repairs import Repairs
-from .venues import Venues
+from .citations import add_tracks, citation_data
+from .venues import Venues, tracks_entries, with_tracks
 
 ARXIV_ID = re.compile(r"^(?:arxiv:)?((?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)$", re.IGNORECASE)
 _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org")
@@ -99,6 +101,15 @@ class Record:
     presentation: str | None = None
     links: Sequence[tuple[str, str, str]] = ()  # offers, in order: (kind, URL, where it came from)
     hint: str = ""  # appended to "has no <container>" and "has no year" (" (nor has its crossref 'x')")
+    # Its track and citation fields where the source gives them (issue 36): other texts that may
+    # name the track (CSL ``collection-title``, ``genre``), pages as written, editors' names,
+    # publisher, publisher's or conference's place, month (a number or a name).
+    track_hints: Sequence[str] = ()
+    pages: str | None = None
+    editors: Sequence[str] = ()
+    publisher: str | None = None
+    address: str | None = None
+    month: str | int | None = None
 
     @property
     def where(self) -> str:
@@ -193,6 +204,7 @@ class RecordsReport(StatusCounts):
     files: int = 0
     joined: list[tuple[str, list[Joined]]] = field(default_factory=list)  # (paper file, words joined in it)
     repairs: Repairs = field(default_factory=Repairs)
+    placed: Counter = field(default_factory=Counter)  # how the papers' tags were placed (tags.Placement.by)
 
     def summary(self) -> str:
         n = len(self.papers)
@@ -207,6 +219,7 @@ class RecordsReport(StatusCounts):
             lines.extend(f"  - {s}" for s in self.skipped)
         lines.extend(self.notes)
         lines.extend(self.repairs.summary_lines())
+        lines.extend(placement_lines(self.placed))
         lines.extend(joined_lines(self.joined))
         lines.extend(self.warning_lines())
         return "\n".join(lines)
@@ -228,17 +241,18 @@ class _Planned:
     where: str
 
 
-def _finish(paper: _Planned, *, taxonomy: dict[str, Tag]) -> tuple[tuple[str, ...], bytes, list[Problem]]:
-    """(tags, file bytes or b"", problems) of a planned paper: the tags suggested when its
-    keywords named none, its file text, checked as the build checks it."""
+def _finish(paper: _Planned, *, taxonomy: dict[str, Tag]) -> tuple[tuple[str, ...], bytes, list[Problem], str]:
+    """(tags, file bytes or b"", problems, how the tags were placed) of a planned paper: the
+    tags suggested when its keywords named none, its file text, checked as the build checks it."""
     data = paper.data
+    placed = BY_KEYWORDS if data["tags"] else ""
     if not data["tags"] and taxonomy:
-        data = {**data, "tags": list(suggest_tags(paper.plain_title, plain_text(paper.abstract), taxonomy,
-                                                  venue=paper.venue))}
+        placement = place_tags(paper.plain_title, plain_text(paper.abstract), taxonomy, venue=paper.venue)
+        data, placed = {**data, "tags": list(placement.tags)}, placement.by
     problems = Problems()
     if not _valid(data, paper.abstract, paper.slug, paper.where, problems):
-        return tuple(data["tags"]), b"", problems.items
-    return tuple(data["tags"]), paper_text(data, paper.abstract).encode("utf-8"), []
+        return tuple(data["tags"]), b"", problems.items, placed
+    return tuple(data["tags"]), paper_text(data, paper.abstract).encode("utf-8"), [], placed
 
 
 # --------------------------------------------------------------------------- the import
@@ -368,7 +382,7 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
     used_slugs = set(existing.values()) | _existing_slugs(papers_dir)
     planned: list[_Planned] = []
     venues = Venues(catalog.venues)
-    titles = [repairs.text(record.title, record.where) for record in records]
+    titles = [repairs.text(record.title, record.where, title=True) for record in records]
     abstracts = [repairs.text(record.abstract, record.where) for record in records]
     vocabulary = Vocabulary([text for pair in zip(titles, abstracts) for text in pair],
                             fallback=catalog_texts(papers_dir))
@@ -378,7 +392,8 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
         if not title.strip():
             problems.add(record.file, f"{form.noun} {record.key!r} has no title", line=record.line, field="title")
             continue
-        venue_id = venues.choose(record.container, record.year, record.location, venue, warnings, where)
+        venue_id, track = venues.choose_track(record.container, record.year, record.location, venue, warnings, where,
+                                              [url for _, url, _ in record.links], record.track_hints)
         if venue_id is None:
             _no_venue(record, form, problems)
             continue
@@ -399,16 +414,18 @@ def import_records(records: Sequence[Record], content_dir: Path, report: Records
             slug = paper_slug(plain_title, f"{record.key} paper", used_slugs)
             used_slugs.add(slug)
         data = paper_data(title=title, authors=authors, venue=venue_id, tags=tags, presentation=presentation,
-                          links=links)
+                          links=links, citation=citation_data(record, track, repairs, warnings))
         planned.append(_Planned(slug, title, venue_id, tags, b"", record.file, record.key, joined, data, abstract,
                                 plain_title, where))
     # Tags, file text and its check: the costly part, per paper, on every core.
     if catalog.taxonomy:
         suggest_tags("", "", catalog.taxonomy)  # its phrase index made once, before the workers fork
     finished = parallel_map(functools.partial(_finish, taxonomy=catalog.taxonomy), planned)
-    for paper, (tags, content, found) in zip(planned, finished):
+    for paper, (tags, content, found, placed) in zip(planned, finished):
         paper.tags, paper.content = tags, content
         problems.extend(found)
+        if placed and content:
+            report.placed[placed] += 1
     planned = [paper for paper in planned if paper.content]
     problems.raise_if_any()
 
@@ -442,11 +459,15 @@ def _write(planned: list[_Planned], venues: Venues, content_dir: Path, force: bo
     for venue_id in dict.fromkeys(p.venue for p in planned):
         planned_venue = venues.planned.get(venue_id)
         target = venues_dir / f"{venue_id}.md"
+        titles = venues.track_titles.get(venue_id, {})
         if planned_venue is None or target.exists() or target.is_symlink():
             report.venues_existing.append(venue_id)
+            if titles and venue_id in venues.existing:
+                add_tracks(venues.existing[venue_id], titles, target, warnings, actions)
         else:
             report.venues_created.append(venue_id)
-            actions.append((target, planned_venue.text.encode("utf-8")))
+            text = with_tracks(planned_venue.text, tracks_entries(titles)) or planned_venue.text
+            actions.append((target, text.encode("utf-8")))
     write_planned(actions, (papers_dir, venues_dir), problems)
 
 

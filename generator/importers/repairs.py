@@ -2,7 +2,8 @@
 import's summary (``Repairs``), so that whatever an import writes, the build accepts:
 
 * ``text``: PDF debris in a title or abstract (``content.debris``: "improve(cid:173) ment"
-  → "improvement", ligatures, unknown ``(cid:N)`` codes dropped);
+  → "improvement", ligatures, unknown ``(cid:N)`` codes dropped); then wrapping quotes,
+  citations and the LaTeX the site renders (``text_repairs``);
 * ``authors``: author names (``names.NameCleaner``: lists split, footnote marks, affiliation
   digits, LaTeX, ALL-CAPS, a name listed twice — also as two spellings of one person of
   ``authors.toml``, which the build refuses);
@@ -29,6 +30,7 @@ from ..content.model import Person
 from ..content.people import spelling_owners
 from ..derive.urls import pdf_url
 from .names import NameCleaner
+from .text_repairs import TextRepairs
 
 SHOWN = 20  # lines listed per kind in a summary; the rest are counted
 
@@ -54,19 +56,19 @@ class Repairs:
     skipped: list[str] = field(default_factory=list)  # exact duplicates, not imported
     kept: list[str] = field(default_factory=list)  # suspected duplicates, imported
     check: DuplicateCheck = field(default_factory=DuplicateCheck)
+    texts: TextRepairs = field(default_factory=TextRepairs)
 
     def __post_init__(self) -> None:
         self.names.owners = spelling_owners(self.people)
 
-    def text(self, text: str, where: str) -> str:
-        """``text`` without PDF debris."""
-        if debris.MARK not in text and "\u00ad" not in text:
-            return text
-        text, changes = debris.repair(text)
-        if changes:
-            self.debris.update(changes)
-            self.debris_texts.append(f"{where}: {debris.describe(changes)}")
-        return text
+    def text(self, text: str, where: str, *, title: bool = False) -> str:
+        """``text`` without PDF debris, wrapping quotes and the citations it reads well without."""
+        if debris.MARK in text or "\u00ad" in text:
+            text, changes = debris.repair(text)
+            if changes:
+                self.debris.update(changes)
+                self.debris_texts.append(f"{where}: {debris.describe(changes)}")
+        return self.texts.repair(text, where, title=title)
 
     def authors(self, names: Sequence[str], where: str) -> list[str]:
         return self.names.clean(names, where)
@@ -92,6 +94,7 @@ class Repairs:
 
     def summary_lines(self) -> list[str]:
         lines = self.names.summary_lines()
+        lines.extend(self.texts.summary_lines(listed))
         if self.debris:
             lines.append(f"PDF debris repaired in {len(self.debris_texts):,} texts: {debris.describe(self.debris)}:")
             lines.extend(listed(self.debris_texts))

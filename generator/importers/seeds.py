@@ -17,6 +17,7 @@ file that differs (someone edited it) is kept ("kept-edited", with a warning) un
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -42,8 +43,9 @@ from .common import (
 )
 from .dehyphen import Joined, Vocabulary, catalog_texts, joined_lines
 from .repairs import Repairs
+from .text_repairs import TextRepairs
 from .seeds_read import TRAILING_STOPWORDS, PaperFacts, SeedFile, read_metadata, read_seed
-from .tags import suggest_tags
+from .tags import place_tags, placement_lines
 
 _PROVISIONAL_WORDS = 10
 
@@ -67,7 +69,9 @@ class ImportReport(StatusCounts):
     papers: list[PaperResult] = field(default_factory=list)
     seed_files: int = 0
     joined: list[tuple[str, list[Joined]]] = field(default_factory=list)  # (paper file, words joined in it)
-    repairs: Repairs = field(default_factory=Repairs)
+    # The seeds' citations are the curator's own text: marked on the page, not dropped.
+    repairs: Repairs = field(default_factory=lambda: Repairs(texts=TextRepairs(drop_citations=False)))
+    placed: Counter = field(default_factory=Counter)  # how the papers' tags were placed (tags.Placement.by)
 
     def summary(self, *, verbose: bool = False) -> str:
         provisional = [p.slug for p in self.papers if p.provisional]
@@ -82,6 +86,7 @@ class ImportReport(StatusCounts):
         if provisional:
             lines.append("Provisional (title or authors unknown): " + ", ".join(provisional))
         lines.extend(self.repairs.summary_lines())
+        lines.extend(placement_lines(self.placed))
         lines.extend(joined_lines(self.joined))
         lines.extend(self.warning_lines())
         return "\n".join(lines)
@@ -236,13 +241,14 @@ def _plan(seeds: list[SeedFile], taxonomy: dict[str, Tag], facts_by_seed: dict[i
                 continue
             seen_abstracts[key] = f"{seed.label}:{line} (#{index})"
             fact = facts.get(index)
-            title = repairs.text(fact.title, where) if fact and fact.title is not None else None
+            title = repairs.text(fact.title, where, title=True) if fact and fact.title is not None else None
             authors = repairs.authors(fact.authors, where) if fact and fact.authors is not None else None
             provisional = title is None or authors is None
             shown_title = title if title is not None else provisional_title(abstract)
-            tags = suggest_tags(title or "", abstract, taxonomy, venue=venue_id)
+            tags, placed = place_tags(title or "", abstract, taxonomy, venue=venue_id)
             if repairs.duplicate(f"{seed.label}:{line} (#{index})", shown_title, venue_id, authors or (), abstract):
                 continue
+            report.placed[placed] += 1
             slug = paper_slug(shown_title, f"{seed.venue_name} paper {index}", used_slugs)
             used_slugs.add(slug)
             repairs.count_pdf(fact.links if fact else ())
@@ -255,6 +261,7 @@ def _plan(seeds: list[SeedFile], taxonomy: dict[str, Tag], facts_by_seed: dict[i
                 presentation=fact.presentation if fact else None,
                 links=fact.links if fact else (),
                 provisional=provisional,
+                citation=fact.citation if fact else None,
             )
             encoded = text.encode("utf-8")
             if len(encoded) > MAX_FILE_BYTES:

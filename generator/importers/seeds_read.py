@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..content.citation_fields import doi_of, month, pages
 from ..content.model import LINK_KINDS, PRESENTATIONS
+from ..content.tracks import STANDARD, anthology_id
 from ..content.characters import decode_utf8, describe_char, find_forbidden_in_file
 from ..content.schema import is_http_url
 from ..errors import Problems
@@ -180,6 +182,8 @@ class PaperFacts:
     authors: tuple[str, ...] | None
     presentation: str | None
     links: tuple[tuple[str, str], ...]
+    # Its track and citation fields where the record gives them (issue 36; ``common.paper_data``).
+    citation: dict[str, Any] | None = None
 
 
 def read_metadata(
@@ -299,8 +303,42 @@ def _facts(record: dict[str, Any], where: str, seed: SeedFile, warnings: list[st
                 links[kind] = url.strip()
     elif urls is not None:
         warnings.append(f"{where}: 'urls' is not a mapping; ignored")
+    doi = record.get("doi")
+    if isinstance(doi, str) and doi.strip() and "doi" not in links:
+        found = doi_of(doi)
+        if found:
+            links["doi"] = f"https://doi.org/{found}"
+        else:
+            warnings.append(f"{where}: doi {doi!r} is not a readable DOI; left out")
     ordered = tuple(sorted(links.items(), key=lambda kv: LINK_KINDS.index(kv[0])))
-    return PaperFacts(title=title, authors=authors, presentation=presentation, links=ordered)
+    return PaperFacts(title=title, authors=authors, presentation=presentation, links=ordered,
+                      citation=_citation(record, links, where, warnings))
+
+
+def _citation(record: dict[str, Any], links: dict[str, str], where: str, warnings: list[str]) -> dict[str, Any]:
+    """A metadata record's track (its ``track``, else its ACL Anthology link's) and citation
+    fields (pages, editors, publisher, month); what cannot be read is left out with a warning."""
+    citation: dict[str, Any] = {}
+    track = record.get("track")
+    if isinstance(track, str) and track.strip() in STANDARD:
+        citation["track"] = track.strip()
+    else:
+        found = next((anthology_id(url) for url in links.values() if anthology_id(url)), None)
+        if found is not None and found.track and found.track != "main":
+            citation["track"] = found.track
+    raw_pages = record.get("pages")
+    if raw_pages not in (None, ""):
+        citation["pages"] = pages(raw_pages)
+        if citation["pages"] is None:
+            warnings.append(f"{where}: pages {raw_pages!r} is not a readable page range; left out")
+    if record.get("month") not in (None, ""):
+        citation["month"] = month(record["month"])
+    editors = record.get("editors")
+    if isinstance(editors, list):
+        citation["editors"] = [clean_line(e) for e in editors if isinstance(e, str) and clean_line(e)]
+    if isinstance(record.get("publisher"), str) and record["publisher"].strip():
+        citation["publisher"] = clean_line(record["publisher"])
+    return citation
 
 
 def _is_http_url(value: Any) -> bool:

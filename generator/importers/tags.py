@@ -37,7 +37,7 @@ import re
 import string
 from dataclasses import dataclass
 from itertools import accumulate, compress
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from ..content.model import Tag
 from ..content.series import series_of
@@ -332,23 +332,78 @@ def series_tag(venue: str | None, tags: Mapping[str, Tag]) -> str | None:
     return next((tag_id for tag_id, tag in tags.items() if found.series.id in tag.series), None)
 
 
-def suggest_tags(title: str, abstract: str, tags: Mapping[str, Tag], *, limit: int = 4,
-                 venue: str | None = None) -> tuple[str, ...]:
-    """Best-matching tag ids for a paper, best first; never empty (see the module docstring).
-    ``venue``: the paper's venue id; when no phrase matches, a tag that names the venue's
-    conference series (``Tag.series``) comes before the catch-all."""
+# How a paper's tags were placed (``Placement.by``).
+BY_PHRASE, BY_SERIES, BY_PHRASE_AND_SERIES, BY_FALLBACK = "phrase", "series", "phrase and series", "catch-all"
+BY_KEYWORDS = "keywords"  # the record's keywords named tags (``records.tags_from_keywords``)
+
+
+class Placement(NamedTuple):
+    """A paper's suggested tags (best first, never empty) and how they were found: by its
+    phrases, by its venue's series (``field_hint``), both, or the catch-all alone."""
+
+    tags: tuple[str, ...]
+    by: str
+
+
+def field_hint(venue: str | None, tags: Mapping[str, Tag], chosen: tuple[str, ...]) -> str | None:
+    """The tag to add to ``chosen`` (a paper's phrase tags) for its venue's series: the tag
+    that lists the series (``Tag.series``), when none of ``chosen`` is of the series' field
+    (``series.toml`` ``field``; ``Tag.fields``). A series without a field hints only a paper
+    with no tag at all; a taxonomy with no tag for the series gives no hint."""
+    hint = series_tag(venue, tags)
+    if hint is None or hint in chosen:
+        return None
+    found = series_of(venue)
+    field = found.series.field if found is not None else None
+    if not chosen:
+        return hint
+    if field is None or any(field in tags[tag_id].fields for tag_id in chosen if tag_id in tags):
+        return None
+    return hint
+
+
+def place_tags(title: str, abstract: str, tags: Mapping[str, Tag], *, limit: int = 4,
+               venue: str | None = None) -> Placement:
+    """``suggest_tags``, and how the tags were found (``Placement``)."""
     if limit < 1:
         raise ValueError("limit must be at least 1")
     fallback = fallback_tag(tags)
     scores = score_tags(title, abstract, tags)
     order = _index(tags).order
     ranked = sorted(scores.values(), key=lambda s: (-s.score, order[s.tag]))
-    if not ranked:
-        return (series_tag(venue, tags) or fallback,)
-    best = ranked[0].score
-    chosen = [
+    best = ranked[0].score if ranked else 0
+    chosen = tuple([
         s.tag
         for s in ranked
         if s.in_title or (s.score >= MIN_ABSTRACT_SCORE and s.score >= RELATIVE_CUTOFF * best)
-    ]
-    return tuple(chosen[:limit]) or (series_tag(venue, tags) or fallback,)
+    ][:limit])
+    hint = field_hint(venue, tags, chosen)
+    if hint is not None:
+        by = BY_PHRASE_AND_SERIES if chosen else BY_SERIES
+        return Placement((*chosen[:limit - 1], hint), by)
+    return Placement(chosen, BY_PHRASE) if chosen else Placement((fallback,), BY_FALLBACK)
+
+
+def suggest_tags(title: str, abstract: str, tags: Mapping[str, Tag], *, limit: int = 4,
+                 venue: str | None = None) -> tuple[str, ...]:
+    """Best-matching tag ids for a paper, best first; never empty (see the module docstring).
+    ``venue``: the paper's venue id; when its phrases give the paper no tag of the field of
+    the venue's conference series (``series.toml`` ``field``), the tag that names the series
+    (``Tag.series``) is added: a CVPR paper about generative models is a vision paper too,
+    and one that matches no phrase gets that tag rather than the catch-all."""
+    return place_tags(title, abstract, tags, limit=limit, venue=venue).tags
+
+
+def placement_lines(placed: Mapping[str, int]) -> list[str]:
+    """The summary line of how the imported papers' tags were placed."""
+    if not placed:
+        return []
+    series = placed[BY_SERIES] + placed[BY_PHRASE_AND_SERIES]
+    parts = [f"by phrase {placed[BY_PHRASE] + placed[BY_PHRASE_AND_SERIES]:,}",
+             f"by their venue's series {series:,}"
+             + (f" ({placed[BY_PHRASE_AND_SERIES]:,} of them besides phrase tags of another field)"
+                if placed[BY_PHRASE_AND_SERIES] else ""),
+             f"in the catch-all alone {placed[BY_FALLBACK]:,}"]
+    if placed[BY_KEYWORDS]:
+        parts.insert(0, f"by their keywords {placed[BY_KEYWORDS]:,}")
+    return [f"Tags placed: {', '.join(parts)}."]

@@ -117,6 +117,8 @@ def papers_json(site: SiteData, citations: CitationIndex, files: Sequence[Catalo
                 "page": urls.best(venue_page(v.ref.id)),
                 "bibtex": urls.best(venue_bib_path(v.ref.id)),
                 "papers": len(v.papers),
+                **({"tracks": [{"id": c.track.id, "name": c.track.name, "proceedings": c.track.proceedings,
+                                "papers": len(c.papers)} for c in v.tracks]} if v.tracks else {}),
             }
             for v in site.venues
         ],
@@ -159,7 +161,7 @@ def _paper_record(view: PaperView, citations: CitationIndex) -> dict[str, object
     # here, since they follow from what is (some were another copy of the paper's text):
     # plain-text title and abstract, the year (the venue's), the page (``site.url`` +
     # ``papers/<venue>/<slug>/``).
-    return {
+    record = {
         "slug": paper.slug,
         "title": paper.title,
         "authors": list(paper.authors),
@@ -173,6 +175,12 @@ def _paper_record(view: PaperView, citations: CitationIndex) -> dict[str, object
         "source": paper.source,
         "bibtex_key": citation.key,
     }
+    # Its track and citation fields (issue 36), where the paper has them.
+    for name in ("track", "pages", "editors", "publisher", "address", "month"):
+        value = getattr(paper, name)
+        if value:
+            record[name] = list(value) if name == "editors" else value
+    return record
 
 
 def size_label(size: int) -> str:

@@ -63,7 +63,8 @@ from .search.shards import name_path
 def paper_lists(site: SiteData) -> Iterator[tuple[str, PaperList]]:
     """Every paper list that pages.plan_pages pages with controls, by its first page's URL."""
     for venue in site.venues:
-        yield venue_page(venue.ref.id), paper_list(venue.papers)
+        if not venue.tracks:  # a venue of tracks is a table of contents, without controls
+            yield venue_page(venue.ref.id), paper_list(venue.papers)
     for tag in site.tags:
         yield tag_page(tag.ref.id), paper_list(tag.papers, own_tag=tag.ref.id)
     for topic in site.topics.topics if site.topics else ():

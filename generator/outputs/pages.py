@@ -29,6 +29,8 @@ from typing import Any, Iterator, Sequence
 
 from ..content.model import PRESENTATIONS
 from ..derive.views import LIST_CONTROLS_MIN, Count, PaperList, PaperView, SiteData, paper_list
+from ..derive.browse import PaperGroup
+from ..derive.contents import order_words
 from ..derive.browse import (VenueTable, author_letters, by_venue, by_year, grouped_pages, letter_nav, series_counts,
                              venue_table)
 from ..derive.urls import LIST_ROWS, LIST_ROWS_FOLDER, LIST_ROWS_SHARD, LIST_VENUES, list_data, search_for
@@ -295,16 +297,16 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
         "home_sessions": site.sessions.home if site.sessions else (),
         "home_session": site.sessions.shown_on_home if site.sessions else None})
     for paper in site.papers:
-        yield Page(paper.url, "paper.html", paper.title_plain,
-                   {"paper": paper, "related": site.related.get(paper.slug, ())[:RELATED_SHOWN],
-                    "topic": site.topics.of(paper.slug) if site.topics else None,
-                    "sessions": site.sessions.of(paper.slug) if site.sessions else ()})
+        yield from paper_pages(site, paper)
     yield Page(VENUES, "venues.html", "Venues", {"table": table})
     for venue in site.venues:
-        yield from list_pages(venue_page(venue.ref.id), "venue.html", venue.ref.name, paper_list(venue.papers),
-                              {"venue": venue, "topic_mix": site.topics.mix(venue.ref.id) if site.topics else (),
-                               "series": table.row_of[venue.ref.id], "year_url": year_page(venue.ref.year)},
-                              search=(("venue", venue.ref.id),))
+        context = {"venue": venue, "topic_mix": site.topics.mix(venue.ref.id) if site.topics else (),
+                   "series": table.row_of[venue.ref.id], "year_url": year_page(venue.ref.year), "contents": None}
+        if venue.tracks:  # a table of contents: by track, in the proceedings' order (derive.contents)
+            yield from venue_contents_pages(venue, context)
+        else:
+            yield from list_pages(venue_page(venue.ref.id), "venue.html", venue.ref.name, paper_list(venue.papers),
+                                  context, search=(("venue", venue.ref.id),))
     yield from year_pages(site, table)
     yield Page(TAGS, "tags.html", "Tags")
     for tag in site.tags:
@@ -347,6 +349,14 @@ def session_pages(site: SiteData) -> Iterator[Page]:
         yield Page(view.url, "session.html", f"{view.title_plain} ({view.date.isoformat()})", {"session": view})
 
 
+def paper_pages(site: SiteData, paper: PaperView) -> Iterator[Page]:
+    """The pages of one paper of ``site``: what the build plans for each paper, and what the
+    preview renders again when the paper's file is saved (``serve.fast``)."""
+    yield Page(paper.url, "paper.html", paper.title_plain,
+               {"paper": paper, "related": site.related.get(paper.slug, ())[:RELATED_SHOWN],
+                "topic": site.topics.of(paper.slug) if site.topics else None})
+
+
 def grouped_list_pages(url: str, template: str, title: str, groups, context: dict[str, Any],
                        size: int = PAGE_SIZE) -> Iterator[Page]:
     """The pages of a list of papers in groups (``browse.grouped_pages``): ``groups`` (this
@@ -357,6 +367,33 @@ def grouped_list_pages(url: str, template: str, title: str, groups, context: dic
         page_title = title if p.number == 1 else f"{title} (page {p.number} of {p.count})"
         yield Page(list_page(url, p.number), template, page_title,
                    {**context, "groups": chunk, "total": total, "pagination": p if p.count > 1 else None})
+
+
+def venue_contents_pages(venue, context: dict[str, Any], size: int = PAGE_SIZE) -> Iterator[Page]:
+    """A venue page as a table of contents (``derive.contents``): its tracks as groups, each
+    named in the header with its proceedings' title and the page its group starts on."""
+    url = venue_page(venue.ref.id)
+    groups = [(c.heading, None, c.papers) for c in venue.tracks]
+    starts, seen = [], 0
+    for c in venue.tracks:
+        starts.append(TrackLink(c.heading, c.proceedings, len(c.papers), list_page(url, seen // size + 1),
+                                PaperGroup(c.heading, None, 0, ()).anchor))
+        seen += len(c.papers)
+    listing = paper_list(venue.papers)
+    yield from grouped_list_pages(url, "venue.html", venue.ref.name, groups,
+                                  {**context, "contents": tuple(starts), "own": None, "listing": listing,
+                                   "controls": list_controls(listing), "order": order_words(venue.tracks)}, size)
+
+
+@dataclass(frozen=True, slots=True)
+class TrackLink:
+    """A track in a venue page's header: its name, proceedings, papers and where its list starts."""
+
+    name: str
+    proceedings: str
+    count: int
+    page: str  # the list page its group starts on
+    anchor: str
 
 
 def year_pages(site: SiteData, table: VenueTable) -> Iterator[Page]:

@@ -318,6 +318,12 @@ def edit_links_filter(context: Context, page: Page) -> EditLinks | None:
     return edit_links(page, context["config"])
 
 
+def globals_with(globals_: dict[str, object], site: SiteData, citations: CitationIndex) -> dict[str, object]:
+    """A build's ``site_globals`` for ``site``, its site with some papers replaced
+    (``derive.edits.with_papers``), and that site's ``citations``: the rest is the build's."""
+    return {**globals_, "data": site, "citations": citations}
+
+
 def render_page(env: Environment, page: Page, globals_: dict[str, object]) -> str:
     template = env.get_template(page.template)
     return template.render(**globals_, page=page, **page.context)

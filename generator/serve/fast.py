@@ -1,44 +1,31 @@
 """The fast path of ``build --serve``: an edited paper's page, on the site within milliseconds.
 
-The server keeps what the last good build derived (``pipeline.Derived``: catalog, derived
-views, citations, template globals). When a batch of changes touches only existing paper
-files (``content/papers/<slug>.md``) that still validate, ``FastPath.changed`` reads just
-those files (the loader's own ``read_papers``, on a copy of each), derives their views (the
-pipeline's ``derive`` on a one-paper catalog, then the build's author refs put back, so a
-known author keeps the name and page of the whole catalog), plans their pages with
-``plan_pages`` and renders them with the build's globals: everything else (related lists,
-other papers, author, tag and venue URLs) is the last build's. The pages are written into
-the served site atomically (each one file replaced), and the browser reloads. The full
-rebuild (``serve.Rebuilder``) runs next, as for every change, and makes the site byte for
-byte a cold build's.
+The server keeps what the last good build derived and rendered with (``pipeline.Derived``:
+catalog, derived views, citations, template globals, the Jinja environment). When a batch
+of changes touches only existing paper files (``content/papers/<slug>.md``), the pipeline's
+own functions make their pages again: the loader reads and checks each file
+(``loader.read_paper``, against the catalog's venues, tags, people and other papers),
+``derive.edits.paper_view`` and ``with_papers`` put the new views into the derived site,
+``CitationIndex.with_papers`` gives the citations of that site, and
+``outputs.pages.paper_pages`` plans the pages, rendered with the build's environment and
+globals. What depends on the whole catalog (related lists, list pages, author names) is
+the last build's until the rebuild (``serve.Rebuilder``), which runs next as for every
+change and makes the site byte for byte a cold build's.
 
-What a page shows that depends on the whole catalog is taken from the last build and may
-be a change behind until the rebuild: the related list (computed over every text), an
-author's name when the edit changes which spelling of it the catalog uses most. The
-BibTeX key is computed exactly: it depends only on papers whose key starts with the same
-author part (``_key_group``), and those are given to ``CitationIndex``.
-
-Anything else takes the normal path: adds, deletes, renames, other files, and every
-change while a normal-path change is not yet built. A paper saved so that it does not
-validate (or seen half-written) writes nothing: the rebuild reports the errors, and no
-fast page is written while any paper is in that state; the save that makes it valid again
-is a fast edit. Reloads: one per change. After a fast page, the rebuild reloads
-the browser again only if it wrote other bytes for that page than the fast path did (the
-page was a change behind); a normal-path change reloads when its rebuild changed files.
-A rebuild that fails after a later save broke the catalog (a paper that does not
-validate, a normal-path change) keeps the fast pages: each shows its paper's last valid
-save, which the site showed before the break. A rebuild that fails with nothing to
-explain it (the fast path let through what the loader refuses) puts back the pages the
-fast path wrote since the last good build: the site is exactly the last good one. A paper edited while a rebuild runs is
-on the fast path too (nothing waits for the rebuild); if that rebuild read the paper before
-the edit, its page is put on again once the rebuild has swapped in its site.
+Anything else takes the normal path: adds, deletes, renames, other files, and every change
+while a normal-path change is not yet built. A paper saved so that it does not validate
+(or seen half-written) writes nothing, and no fast page is written while any paper is in
+that state; the save that makes it valid again is a fast edit. Reloads: one per change;
+after a fast page, the rebuild reloads again only if it wrote other bytes for that page. A
+rebuild that fails after a later save broke the catalog keeps the fast pages; one that
+fails with nothing to explain it puts back the pages the fast path wrote since the last
+good build. A paper edited while a rebuild runs is on the fast path too; if that rebuild
+read the paper before the edit, its page is put on again once the rebuild is done.
 """
 
 from __future__ import annotations
 
-import itertools
 import os
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -46,19 +33,19 @@ from pathlib import Path
 from typing import Callable
 
 import click
-from jinja2 import TemplateError
+from jinja2 import Environment, TemplateError
 
 from ..build import content_inputs, theme_sources
-from ..content.loader import abstract_key, read_papers, title_key
-from ..content.model import Catalog, Paper
+from ..content.duplicates import KeyIndex, PaperKeys
+from ..content.loader import PaperChecks, duplicate_keys, is_leftover, read_paper
+from ..content.model import Paper
 from ..content.slugs import is_valid_slug
-from ..derive.views import AuthorRef, PaperView, derive, fold_authors
+from ..derive.edits import paper_view, with_papers
+from ..derive.views import PaperView, SiteData
 from ..errors import Problems
 from ..options import BuildOptions, BuildReport, theme_of
-from ..outputs.citations import CitationIndex
-from ..outputs.citations.keys import key_author
-from ..outputs.pages import plan_pages
-from ..outputs.render import make_environment, render_page
+from ..outputs.pages import paper_pages
+from ..outputs.render import globals_with, make_environment, render_page
 from ..pipeline import Derived
 from ..write.writer import write_atomic
 
@@ -70,41 +57,25 @@ REPORT_WAIT_S = 0.3  # a failed rebuild waits this long for saves the watcher ha
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The last good build's data, with the indexes the fast path looks things up in."""
+    """The last good build's data, with what the fast path checks an edited paper against."""
 
     derived: Derived
+    env: Environment  # the templates the build rendered with
     seq: int  # changes counted before that build began reading the content
-    position: dict[str, int]  # slug -> index in site.papers
-    authors: dict[str, AuthorRef]  # page slug -> the build's ref
-    key_groups: dict[str, tuple[str, ...]]  # _key_group -> slugs
-    digits: bool  # some paper's _key_group holds a digit (then every paper is a key's context)
-    titles: dict[tuple[str, str], str]  # (venue, title_key) -> slug
-    abstracts: dict[str, str]  # abstract_key -> slug
+    papers: dict[str, Paper]  # slug -> the paper
+    index: KeyIndex  # the slugs by what the duplicate check compares of the papers
 
     @classmethod
-    def of(cls, derived: Derived, seq: int) -> Snapshot:
-        site = derived.site
-        groups: dict[str, list[str]] = {}
-        for view in site.papers:
-            groups.setdefault(_key_group(view), []).append(view.slug)
+    def of(cls, derived: Derived, seq: int, env: Environment, before: Snapshot | None = None) -> Snapshot:
+        """``before``: the previous snapshot, whose index is kept when the catalog is the same."""
         papers = derived.catalog.papers
-        return cls(
-            derived=derived, seq=seq,
-            position={view.slug: i for i, view in enumerate(site.papers)},
-            authors={a.slug: a for view in site.papers for a in view.authors},  # with a page or not
-            key_groups={group: tuple(slugs) for group, slugs in groups.items()},
-            digits=any(ch.isdigit() for group in groups for ch in group),
-            titles={(p.venue, title_key(p.title)): p.slug for p in papers},
-            abstracts={key: p.slug for p in papers if (key := abstract_key(p.abstract))},
-        )
-
-
-def _key_group(view: PaperView) -> str:
-    """The author part of the paper's BibTeX base key (``citations.keys``: author, year, title
-    word). A key can only depend on papers whose base key begins another's or is begun by it
-    (a suffix is added on a clash), and while no author part holds a digit, such base keys
-    have the same author part: the year's digits end it."""
-    return key_author(view.paper.authors)
+        if before is not None and before.derived.catalog is derived.catalog:
+            index = before.index
+        else:
+            index = KeyIndex()
+            for paper in papers:
+                index.add(paper.slug, duplicate_keys(paper))
+        return cls(derived=derived, env=env, seq=seq, papers={p.slug: p for p in papers}, index=index)
 
 
 class FastPath:
@@ -119,6 +90,7 @@ class FastPath:
         self.reload = reload
         self.quiet = quiet
         self.papers = Path(os.path.abspath(options.content)) / "papers"
+        self.content = Path(options.content).resolve()  # the loader's root
         self.output = Path(options.output).resolve()
         self.lock = threading.Lock()
         self.snapshot: Snapshot | None = None
@@ -158,29 +130,32 @@ class FastPath:
         slugs = self._edited_slugs(paths, snap)
         if not slugs:
             return SLOW
-        papers = [paper for slug in slugs if (paper := self._read(slug, snap)) is not None]
-        views = {p.slug: self._view(p, snap, edits) for p in papers}
-        current = {**edits, **views}
-        bad = set(slugs) - set(views) | self._duplicates(views, current, snap)
+        before = {slug: view for slug, view in edits.items() if slug not in slugs}
+        warnings: list[str] = []
+        papers = self._read(slugs, snap, {slug: view.paper for slug, view in before.items()}, warnings)
+        views = {slug: paper_view(snap.derived.site, paper) for slug, paper in papers.items()}
         with self.lock:
             # A paper saved half-written (an editor writing in place, seen mid-write) or in
             # error is "invalid" until a later save of it validates: edits of other papers,
             # and the next save of this one, need not wait for a rebuild.
             for slug in slugs:
-                if slug in bad:
+                if slug not in views:
                     self.invalid[slug] = seq
                 else:
                     self.invalid.pop(slug, None)
                     self.edits[slug] = (seq, views[slug])
             if self.invalid:
                 return INVALID  # a rebuild would fail: no page that it would not write
-        pages = self._render(views, current, snap)
+        current = {**before, **views}
+        pages = self._render(with_papers(snap.derived.site, current.values()), current, views, snap)
         if pages is None:
             return SLOW
         if self._write(pages, seq):
             self.reload()
         if not self.quiet:
-            names = ", ".join(f"/{views[slug].url}" for slug in slugs if slug in views)
+            for warning in warnings:
+                click.echo(f"Warning: {warning}", err=True)
+            names = ", ".join(f"/{views[slug].url}" for slug in slugs)
             click.echo(f"Updated {names} in {time.perf_counter() - started:.3f}s "
                        f"({time.thread_time() - cpu:.3f}s CPU); rebuilding the rest")
         return FAST
@@ -190,108 +165,57 @@ class FastPath:
         slugs = []
         for path in paths:
             p = Path(path)
-            if p.parent == self.papers and (p.name.startswith(("#", ".")) or p.name.endswith("~")
-                                            or (p.suffix != ".md" and not os.path.lexists(p))):
+            if p.parent == self.papers and (is_leftover(p.name) or (p.suffix != ".md" and not os.path.lexists(p))):
                 # What editors leave while saving (vim's "4913" probe, "x.md~" backups): the
                 # loader skips such names, and a file of another kind that is gone cannot
                 # have been in papers/ at the last good build (the loader refuses them).
                 continue
             if p.parent != self.papers or p.suffix != ".md" or not is_valid_slug(p.stem):
                 return None
-            if p.stem not in snap.position or not p.is_file() or p.is_symlink():
+            if p.stem not in snap.papers or not p.is_file() or p.is_symlink():
                 return None  # an add, a delete, half a rename, or a link: the full build
             slugs.append(p.stem)
         return sorted(set(slugs))
 
-    def _read(self, slug: str, snap: Snapshot) -> Paper | None:
-        """The paper file read and checked by the loader itself (on a copy, so the loader
-        reads one file instead of the folder), against the catalog's venues, tags and people."""
+    def _read(self, slugs: list[str], snap: Snapshot, before: dict[str, Paper], warnings: list[str]) -> dict[str, Paper]:
+        """The valid papers of ``slugs``, each file read and checked by the loader, against the
+        catalog's venues, tags and people and the other papers as they are now (the
+        snapshot's with the ``before`` edits): those a paper can repeat (``KeyIndex``), in
+        the order the build reads them."""
         catalog = snap.derived.catalog
-        data = (self.papers / f"{slug}.md").read_bytes()
-        with tempfile.TemporaryDirectory(prefix="papershelf-edit-") as folder:
-            copy = Path(folder) / "papers"
-            copy.mkdir()
-            (copy / f"{slug}.md").write_bytes(data)
-            problems = Problems()
-            found = read_papers(copy, problems, venues=dict(catalog.venues), tags=dict(catalog.tags),
-                                root=Path(folder).resolve(), people=catalog.people)
-        if problems or len(found) != 1:
-            return None
-        return found[0]
+        edited = KeyIndex()
+        for slug, paper in before.items():
+            edited.add(slug, duplicate_keys(paper))
+        seen = set(slugs)  # (those of the batch are checked in turn)
 
-    def _view(self, paper: Paper, snap: Snapshot, edits: dict[str, PaperView]) -> PaperView:
-        """The paper's view as ``derive`` makes it, with the build's author refs and ranks."""
-        catalog = snap.derived.catalog
-        one = derive(Catalog(site=catalog.site, venues=catalog.venues, tags=catalog.tags, papers=(paper,),
-                             people=catalog.people))
-        view = one.papers[0]
-        authors = tuple(snap.authors.get(a.slug, a) for a in view.authors)
-        head, tail = fold_authors(authors)
-        before = edits.get(paper.slug) or snap.derived.site.papers[snap.position[paper.slug]]
-        return replace(view, authors=authors, authors_head=head, authors_tail=tail,
-                       title_rank=before.title_rank, venue_rank=before.venue_rank)
+        def earlier(keys: PaperKeys) -> list[Paper]:
+            found = {slug for slug in snap.index.sharing(keys) if slug not in before} | set(edited.sharing(keys))
+            found -= seen
+            seen.update(found)
+            return [before.get(slug) or snap.papers[slug] for slug in sorted(found)]
 
-    def _duplicates(self, views: dict[str, PaperView], current: dict[str, PaperView], snap: Snapshot) -> set[str]:
-        """The edited papers that now have the title (in their venue) or abstract of another:
-        the loader refuses them, so the full build reports it."""
-        def owners(index: dict, key, of) -> set[str]:
-            found = {index[key]} if key in index and index[key] not in current else set()
-            return found | {slug for slug, view in current.items() if of(view.paper) == key}
-
-        found = set()
-        for slug, view in views.items():
-            paper = view.paper
-            title = (paper.venue, title_key(paper.title))
-            if owners(snap.titles, title, lambda p: (p.venue, title_key(p.title))) - {slug}:
-                found.add(slug)
-            abstract = abstract_key(paper.abstract)
-            if abstract and owners(snap.abstracts, abstract, lambda p: abstract_key(p.abstract)) - {slug}:
-                found.add(slug)
+        checks = PaperChecks(catalog.venues, catalog.tags, catalog.people, earlier=earlier)
+        found = {}
+        for slug in slugs:
+            paper = read_paper(self.papers / f"{slug}.md", Problems(), checks, root=self.content, warnings=warnings)
+            if paper is not None:
+                found[slug] = paper
         return found
 
-    def _render(self, views: dict[str, PaperView], current: dict[str, PaperView],
+    def _render(self, site: SiteData, current: dict[str, PaperView], views: dict[str, PaperView],
                 snap: Snapshot) -> list[tuple[str, bytes]] | None:
-        """(output path, bytes) of each edited paper's page, or None if the templates fail."""
+        """(output path, bytes) of each edited paper's pages, or None if the templates fail.
+        ``current``: the views of every paper edited since the snapshot."""
         derived = snap.derived
-        site = derived.site
-
-        def now(view: PaperView) -> PaperView:
-            return current.get(view.slug, view)
-
-        papers = list(site.papers)
-        for slug, view in current.items():
-            papers[snap.position[slug]] = view
-        whole = replace(site, papers=tuple(papers))
-        # One paper's pages, planned as the build plans them (the home page comes first).
-        edited = tuple(views[slug] for slug in sorted(views))
-        one = replace(whole, papers=edited,
-                      related={slug: tuple(map(now, site.related.get(slug, ()))) for slug in views})
-        pages = list(itertools.islice(plan_pages(one), 1, 1 + len(edited)))
-        if [(p.template, p.url) for p in pages] != [("paper.html", v.url) for v in edited]:
-            return None
-        citations = CitationIndex(replace(whole, papers=self._key_papers(edited, current, snap)))
-        globals_ = {**derived.globals, "data": whole, "citations": citations}
+        globals_ = globals_with(derived.globals, site, derived.citations.with_papers(site, current.values()))
         out = []
-        with theme_sources(theme_of(self.options)) as sources:
-            env = make_environment(sources.templates)
-            for page in pages:
+        for slug in sorted(views):
+            for page in paper_pages(site, views[slug]):
                 try:
-                    out.append((page.output_path, render_page(env, page, globals_).encode("utf-8")))
+                    out.append((page.output_path, render_page(snap.env, page, globals_).encode("utf-8")))
                 except (TemplateError, UnicodeEncodeError):
                     return None
         return out
-
-    def _key_papers(self, edited: tuple[PaperView, ...], current: dict[str, PaperView],
-                    snap: Snapshot) -> tuple[PaperView, ...]:
-        """The papers whose BibTeX keys the edited papers' keys depend on (all of them when an
-        author part holds a digit, where ``_key_group`` would not be enough)."""
-        site = snap.derived.site
-        groups = {_key_group(v) for v in edited}
-        if snap.digits or any(ch.isdigit() for group in groups for ch in group):
-            return tuple(current.get(v.slug, v) for v in site.papers)
-        slugs = {slug for group in groups for slug in snap.key_groups.get(group, ()) if slug not in current}
-        found = [site.papers[snap.position[slug]] for slug in sorted(slugs)]
-        return tuple(found + [v for v in current.values() if _key_group(v) in groups])
 
     def _write(self, pages: list[tuple[str, bytes]], seq: int) -> bool:
         """Put the pages on the site (each replaced in one rename); False if none changed."""
@@ -354,12 +278,20 @@ class FastPath:
                     self.snapshot = replace(snap, seq=max(snap.seq, seq))
             return
         try:
-            snapshot: Snapshot | None = Snapshot.of(derived, seq)  # (0.2 s at 10,000 papers)
+            snapshot: Snapshot | None = Snapshot.of(derived, seq, self._environment(derived),
+                                                    self.snapshot)  # (0.2 s at 10,000 papers)
         except Exception:  # noqa: BLE001 - no fast path until a rebuild makes one
             snapshot = None
         with self.lock:  # (until now, the fast path used the previous snapshot with its edits)
             self.snapshot = snapshot
             self.edits = {slug: edit for slug, edit in self.edits.items() if edit[0] > seq}
+
+    def _environment(self, derived: Derived) -> Environment:
+        """The build's templates; read from the theme when nothing was rendered (``prime``)."""
+        if derived.env is not None:
+            return derived.env
+        with theme_sources(theme_of(self.options)) as sources:
+            return make_environment(sources.templates)
 
     def build_failed(self, content: str | None = None, seq: int | None = None) -> None:
         """A rebuild failed: unless a broken save explains it, put back the pages of the last
@@ -393,7 +325,8 @@ class FastPath:
         from ..pipeline import prepare
 
         inputs = content_inputs(self.options)  # taken before reading: a later edit changes it
-        snapshot = Snapshot.of(prepare(self.options, BuildReport(), lambda _stage: None, inputs), seq)
+        derived = prepare(self.options, BuildReport(), lambda _stage: None, inputs)
+        snapshot = Snapshot.of(derived, seq, self._environment(derived))
         with self.lock:
             if self.snapshot is None:
                 self.snapshot = snapshot

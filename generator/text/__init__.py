@@ -18,7 +18,8 @@ Public API (all pure and deterministic; results are memoised; see "When renderin
     survive; any other target (``javascript:``, ``data:``, relative paths, ...) is rendered as
     its text. External links get ``rel="noopener"``. Images are shown as their alt text (no
     hot-linked images in a catalogue). ``$`` followed or preceded by a digit ("costs $5 and
-    $10") does not start math; ``\\[...\\]`` holding a command or an operator is display
+    $10") does not start math, unless the formula starts with a command or a script
+    (``a 2$\\times$ speedup``, ``10$^{-3}$``); ``\\[...\\]`` holding a command or an operator is display
     math, as in LaTeX (otherwise Markdown's escaped brackets: ``\\[1\\]``), and so are the
     environments ``equation``, ``align``, ``gather``, ``multline``, ``eqnarray`` (starred too).
 ``render_title(source)``

@@ -32,6 +32,11 @@ def clean(source: Any) -> str:
     source = _REPLACE_CHARS.sub("\ufffd", source)
     if _DROP_BMP_CHARS.search(source) or (not source.isascii() and max(source) > "\uffff"):
         source = _DROP_CHARS.sub("", source)
+    return typographic_quotes(source)
+
+
+def typographic_quotes(source: str) -> str:
+    """LaTeX quotes (````like this''``, ```this'``) as typographic quotes (“like this”)."""
     if "`" in source and "'" in source:
         source = _LATEX_QUOTES.sub("\u201c\\1\u201d", source)
         source = _LATEX_SINGLE_QUOTES.sub("\u2018\\1\u2019", source)

@@ -63,12 +63,25 @@ def _math_end(s: str, i: int) -> int | None:
     if s.startswith("$$", i):
         j = _find_unescaped(s, "$$", i + 2)
         return j + 2 if j != -1 and s[i + 2 : j].strip() else None
-    if i > 0 and s[i - 1].isdigit():  # "5$" is currency, not math
-        return None
     j = _find_unescaped(s, "$", i + 1)
-    if j == -1 or j == i + 1 or (j + 1 < len(s) and s[j + 1].isdigit()):
+    if j == -1 or j == i + 1:
         return None
+    if not formula_may_touch_digits(s[i + 1 : j]) and (
+            (i > 0 and s[i - 1].isdigit()) or (j + 1 < len(s) and s[j + 1].isdigit())):
+        return None  # "5$" is currency, not math
     return j + 1
+
+
+def formula_may_touch_digits(content: str) -> bool:
+    """Whether ``$content$`` is a formula even where a digit touches a dollar outside.
+
+    A digit next to a dollar usually means currency ("costs 5$ or $6"), but a formula
+    that starts with a command or a script is never an amount: "a 2$\\times$ speedup",
+    "10$^{-3}$", "360$^{\\circ}$", "5$\\%$"."""
+    return content[:1] in _FORMULA_STARTS and len(content) > 1
+
+
+_FORMULA_STARTS = frozenset("\\^_")
 
 
 _COMMAND = re.compile(r"\\[A-Za-z]+\*?")

@@ -36,7 +36,8 @@
 //   text(runs), html(runs)
 //   nameOf(person)      a JSON-LD Person as {family, given, particle, suffix}
 //   fromDocument(doc)   the page's reference: {title, authors, container, year, url, place,
-//                       page, pdf, key}, or null when the page lacks its metadata
+//                       page, pdf, key, month, pages, doi, publisher, editors}, or null when
+//                       the page lacks its metadata (container: the paper's track's proceedings)
 (function (root, factory) {
   if (typeof module === "object" && module.exports) module.exports = factory();
   else root.PapershelfCite = factory();
@@ -259,13 +260,35 @@
     return names.slice(0, -1).join(", ") + ", & " + names[names.length - 1];
   }
 
-  // APA 7th edition: Zhuang, Y., & Chen, X. (2024). Title. *Proceedings*. URL
+  // The editors' names as APA gives them before "(Eds.)": "S. Muresan, P. Nakov, & A. Villavicencio".
+  function apaEditors(editors) {
+    var names = editors.map(function (n) {
+      n = typographic(n);
+      return joinParts([initials(n.given), n.particle, n.family, n.suffix], " ");
+    });
+    if (names.length === 1) return names[0];
+    if (names.length === 2) return names[0] + " & " + names[1];
+    return names.slice(0, -1).join(", ") + ", & " + names[names.length - 1];
+  }
+
+  // The link a reference ends with: its DOI as a doi.org URL, else its best link.
+  function link(ref) { return ref.doi ? "https://doi.org/" + ref.doi : ref.url; }
+
+  // APA 7th edition: Zhuang, Y., & Chen, X. (2024). Title. *Proceedings*, 1–9. URL; with
+  // editors: Title. In E. Editor (Ed.), *Proceedings* (pp. 1–9). Publisher. URL
   function apa(ref) {
-    var out = new Out(), title = smartQuotes(ref.title);
+    var out = new Out(), title = smartQuotes(ref.title), editors = ref.editors || [];
     if (ref.authors.length) out.add(closed(apaAuthors(ref.authors))).add(" (" + ref.year + "). ").add(closed(title)).add(" ");
     else out.add(closed(title)).add(" (" + ref.year + "). ");
-    out.container(ref.container);
-    if (ref.url) out.add(" " + ref.url);
+    if (editors.length) {
+      out.add("In " + apaEditors(editors) + (editors.length > 1 ? " (Eds.), " : " (Ed.), ")).add(ref.container, true);
+      if (ref.pages) out.add(" (" + (/[\u2013-]/.test(ref.pages) ? "pp. " : "p. ") + ref.pages + ")");
+      out.add(endsClosed(ref.container) && !ref.pages ? "" : ".");
+      if (ref.publisher) out.add(" " + closed(ref.publisher));
+    } else if (ref.pages) {
+      out.add(ref.container, true).add(", " + ref.pages + ".");
+    } else out.container(ref.container);
+    if (link(ref)) out.add(" " + link(ref));
     return { id: "apa", name: "APA", hint: "7th edition", runs: out.runs };
   }
 
@@ -286,14 +309,37 @@
     return joinNames(names, "and", true);
   }
 
-  // Chicago author-date: Zhuang, Yubo, and Xiaohui Chen. 2024. “Title.” *Proceedings*. URL.
+  // A page range as Chicago abbreviates it (CSL's "chicago" page-range-format, 16th edition):
+  // 1149–1162 → 1149–62, 321–328 → 321–28, 101–108 → 101–8; under 100, at a hundred, or where
+  // the numbers differ in length, in full.
+  function chicagoPages(pages) {
+    var m = /^(\d+)[\u2013-](\d+)$/.exec(pages);
+    if (!m) return pages;
+    var first = m[1], last = m[2], n = parseInt(first, 10);
+    if (n < 100 || n % 100 === 0 || first.length !== last.length) return first + "\u2013" + last;
+    var keep = n % 100 < 10 ? 1 : 2, i = 0;
+    while (i < last.length - keep && first[i] === last[i]) i++;
+    return first + "\u2013" + last.slice(i);
+  }
+
+  // Chicago author-date: Zhuang, Yubo, and Xiaohui Chen. 2024. “Title.” *Proceedings*, 1–9. URL.
+  // With editors: “Title.” In *Proceedings*, edited by Given Family and Given Family. Publisher. URL.
   function chicago(ref) {
-    var out = new Out();
+    var out = new Out(), editors = ref.editors || [];
     var title = "\u201c" + closed(quotedInsideQuotes(smartQuotes(titleCase(ref.title)))) + "\u201d";
     if (ref.authors.length) out.add(closed(chicagoAuthors(ref.authors))).add(" " + ref.year + ". ").add(title).add(" ");
     else out.add(title).add(" " + ref.year + ". ");
-    out.container(ref.container);
-    if (ref.url) out.add(" " + closed(ref.url));
+    if (editors.length) {
+      var names = editors.map(function (a) {
+        a = typographic(a);
+        return givenFamily({ family: a.family, given: spacedInitials(a.given), particle: a.particle, suffix: a.suffix });
+      });
+      out.add("In ").add(ref.container, true).add(", edited by " + closed(joinNames(names, "and", names.length > 2)));
+      if (ref.publisher) out.add(" " + closed(ref.publisher));
+    } else if (ref.pages) {
+      out.add(ref.container, true).add(", " + chicagoPages(ref.pages) + ".");
+    } else out.container(ref.container);
+    if (link(ref)) out.add(" " + closed(link(ref)));
     return { id: "chicago", name: "Chicago", hint: "author-date", runs: out.runs };
   }
 
@@ -305,13 +351,22 @@
     return joinNames(names, "and", names.length > 2);
   }
 
-  // ACL: Yubo Zhuang and Xiaohui Chen. 2024. Title. In *Proceedings*, Place.
+  // ACL: Yubo Zhuang and Xiaohui Chen. 2024. Title. In Ed Itor, editor, *Proceedings*, pages
+  // 1–9, Place. Publisher.
   function acl(ref) {
-    var out = new Out();
+    var out = new Out(), editors = ref.editors || [];
     if (ref.authors.length) out.add(closed(aclAuthors(ref.authors)) + " ");
     out.add(ref.year + ". ").add(closed(smartQuotes(ref.title))).add(" In ");
-    if (ref.place) out.add(ref.container, true).add(", " + closed(ref.place));
+    if (editors.length) {
+      var names = editors.map(function (a) { return givenFamily(typographic(a)); });
+      out.add(joinNames(names, "and", names.length > 2) + (names.length > 1 ? ", editors, " : ", editor, "));
+    }
+    var tail = [];
+    if (ref.pages) tail.push((/[\u2013-]/.test(ref.pages) ? "pages " : "page ") + ref.pages);
+    if (ref.place) tail.push(ref.place);
+    if (tail.length) out.add(ref.container, true).add(", " + closed(tail.join(", ")));
     else out.container(ref.container);
+    if (ref.publisher) out.add(" " + closed(ref.publisher));
     return { id: "acl", name: "ACL", hint: "ACL Anthology", runs: out.runs };
   }
 
@@ -329,8 +384,17 @@
   function ris(ref) {
     var lines = [["TY", "CPAPER"], ["TI", ref.title]];
     ref.authors.forEach(function (a) { lines.push(["AU", lastFirst(a)]); });
+    (ref.editors || []).forEach(function (a) { lines.push(["A2", lastFirst(a)]); });
     lines.push(["T2", ref.container], ["PY", ref.year]);
+    if (ref.month) lines.push(["DA", ref.year + "/" + ref.month + "//"]);
+    if (ref.pages) {
+      var range = ref.pages.split("\u2013");
+      lines.push(["SP", range[0]]);
+      if (range.length > 1) lines.push(["EP", range[1]]);
+    }
     if (ref.place) lines.push(["CY", ref.place]);
+    if (ref.publisher) lines.push(["PB", ref.publisher]);
+    if (ref.doi) lines.push(["DO", ref.doi]);
     if (ref.page || ref.url) lines.push(["UR", ref.page || ref.url]);
     if (ref.pdf) lines.push(["L1", ref.pdf]);
     lines.push(["ID", ref.key || ""], ["ER", ""]);
@@ -361,8 +425,9 @@
   function fromDocument(doc) {
     var data = scholarlyArticle(doc);
     var title = meta(doc, "citation_title"), container = meta(doc, "citation_conference_title");
-    var year = meta(doc, "citation_publication_date");
-    if (!data || title === null || container === null || year === null) return null;
+    var date = meta(doc, "citation_publication_date");
+    if (!data || title === null || container === null || date === null) return null;
+    var year = date.split("/")[0], month = date.split("/")[1] || null;
     var event = data.publication || {}, same = data.sameAs || [];
     var bibtex = doc.getElementById("cite-bibtex");
     var key = bibtex ? /^\s*@\w+\s*\{([^,\s]+),/.exec(bibtex.textContent) : null;
@@ -376,6 +441,11 @@
       page: data.url || null,
       pdf: meta(doc, "citation_pdf_url"),
       key: key ? key[1] : "",
+      month: month,
+      pages: data.pagination || null,
+      doi: meta(doc, "citation_doi"),
+      publisher: meta(doc, "citation_publisher"),
+      editors: (data.editor || []).map(nameOf),
     };
   }
 

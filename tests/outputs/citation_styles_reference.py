@@ -110,6 +110,28 @@ def edge_cases() -> list[dict]:
         item("no-authors-question", "No authors?", [], **{"container-title": "Adv. in N.I.P.S."}),
         item("ampersand", "Ampersand & text", ADA, **{"container-title": "A & B"}),
     ]
+    # Complete citations (issue 36): pages, DOI, publisher, editors, as the ACL Anthology's records have them.
+    findings = "Findings of the Association for Computational Linguistics: ACL 2022"
+    editors = [_name("Muresan", "Smaranda"), _name("Nakov", "Preslav"), _name("Villavicencio", "Aline")]
+    doi = "10.18653/v1/2022.findings-acl.91"
+    items += [
+        item("pages", "With pages", ADA, page="1149–1162"),
+        item("pages-short", "With pages in the hundreds", ADA, page="321–328"),
+        item("pages-one", "With one page", ADA, page="e0123"),
+        item("doi", "With a DOI", ADA, DOI=doi, URL="https://aclanthology.org/2022.findings-acl.91"),
+        item("publisher", "With a publisher", ADA, publisher="PMLR"),
+        item("editor", "With an editor", ADA, editor=editors[:1]),
+        item("editors", "With editors", ADA, editor=editors[:2]),
+        item("anthology", "Does BERT know ThingTalk?", [_name("Lee", "Jane"), _name("Smith", "John")],
+             **{"container-title": findings, "editor": editors, "page": "1149–1162", "publisher":
+                "Association for Computational Linguistics", "event-place": "Dublin, Ireland", "DOI": doi,
+                "URL": "https://aclanthology.org/2022.findings-acl.91"}),
+        item("anthology-no-doi", "A long paper", ADA,
+             **{"container-title": "Proceedings of the 60th Annual Meeting of the Association for Computational "
+                                   "Linguistics (Volume 1: Long Papers)", "page": "75–85",
+                "publisher": "Association for Computational Linguistics", "event-place": "Dublin, Ireland",
+                "URL": "https://aclanthology.org/2022.acl-long.75"}),
+    ]
     return items
 
 
@@ -122,17 +144,17 @@ def csl_item(id: str, ref) -> dict:
         item["URL"] = ref.url
     if ref.place:
         item["event-place"] = ref.place
+    for key, value in (("page", ref.pages), ("DOI", ref.doi), ("publisher", ref.publisher)):
+        if value:
+            item[key] = value
+    if ref.editors:
+        item["editor"] = [_name(a.family, a.given, a.particle, a.suffix) for a in ref.editors]
     return item
 
 
 def bundled_catalog() -> list[dict]:
-    from generator.content.loader import load_catalog
-    from generator.derive.views import derive
-    from generator.outputs.citations.styles import reference_for
-
-    site = derive(load_catalog(REPO / "content"))
-    places = {v.ref.id: v.venue.location for v in site.venues}
-    return [csl_item(f"paper-{v.slug}", reference_for(v, places.get(v.venue.id))) for v in site.papers]
+    """The bundled catalog's papers as the reference file holds them (their snapshot)."""
+    return [item for item in json.loads(OUTPUT.read_text(encoding="utf-8"))["items"] if item["id"].startswith("paper-")]
 
 
 def main(citeproc_dir: str, styles_dir: str) -> None:

@@ -78,8 +78,12 @@ def reference_of(item: dict) -> dict:
     """A CSL-JSON item of the reference file as cite.js takes it."""
     authors = [Name(a["family"], a.get("given", ""), a.get("non-dropping-particle", ""), a.get("suffix", ""))
                for a in item["author"]]
+    editors = [Name(a["family"], a.get("given", ""), a.get("non-dropping-particle", ""), a.get("suffix", ""))
+               for a in item.get("editor", [])]
     return {"title": item["title"], "authors": [a._asdict() for a in authors], "container": item["container-title"],
-            "year": str(item["issued"]["date-parts"][0][0]), "url": item.get("URL"), "place": item.get("event-place")}
+            "year": str(item["issued"]["date-parts"][0][0]), "url": item.get("URL"), "place": item.get("event-place"),
+            "pages": item.get("page"), "doi": item.get("DOI"), "publisher": item.get("publisher"),
+            "editors": [a._asdict() for a in editors]}
 
 
 def citeproc_html(entry: str) -> str:
@@ -95,7 +99,7 @@ def reference_results() -> list[dict[str, dict]]:
 
 def test_the_reference_file_covers_the_edge_cases_and_the_bundled_catalog():
     ids = [item["id"] for item in REFERENCE["items"]]
-    assert len(ids) == len(set(ids)) == 142
+    assert len(ids) == len(set(ids)) == 151
     assert sum(i.startswith("paper-") for i in ids) == len(list((REPO / "content" / "papers").glob("*.md")))
     assert {"count-0", "count-20", "count-21", "no-authors", "names-0", "names-2"} <= set(ids)
     assert set(REFERENCE["expected"]) == set(STYLES)
@@ -227,9 +231,12 @@ def expected_reference(view, citation, location) -> dict:
     """The reference cite.js must read from the paper's page (its ``fromDocument``)."""
     return {"title": C.text_as_shown(view.paper.title), "authors": [citation_name(a)._asdict() for a in view.paper.authors],
             "container": C.one_line(view.venue.full_name), "year": str(view.venue.year), "url": best_link(view),
-            "place": C.one_line(location) if location else None,
+            "place": C.one_line(view.paper.address or location) if view.paper.address or location else None,
             "page": citation.url if citation.url == citation.page_url else None,
-            "pdf": view.pdf_url, "key": citation.key}
+            "pdf": view.pdf_url, "key": citation.key,
+            "month": f"{view.paper.month:02d}" if view.paper.month else None, "pages": view.paper.pages,
+            "doi": next((u.url.split("doi.org/", 1)[1] for u in view.links if u.kind == "doi"), None),
+            "publisher": view.paper.publisher, "editors": [citation_name(a)._asdict() for a in view.paper.editors]}
 
 
 NAMES = ("Ludwig van Beethoven", "Martin Luther King Jr.", "Plato", "Jean-Paul Sartre", "Charles de la Vallée Poussin",
@@ -265,6 +272,10 @@ def test_the_ris_record_is_ris_record_s(content: ContentDir, bundled_views):
     """What the page's script makes of the page's reference is ``citations.ris_record``."""
     content.add_paper("ris", title="Graph & Things", authors=("Ludwig van Beethoven", "Martin Luther King Jr."),
                       extra="links:\n  pdf: https://x.org/p.pdf\n  openreview: https://openreview.net/forum?id=x")
+    content.add_paper("ris-full", title="Complete", authors=("Jane Lee",),  # issue 36: every citation field
+                      extra="links:\n  doi: https://doi.org/10.18653/v1/2022.acl-long.75\npages: 75--85\n"
+                            "editors: [Smaranda Muresan, Preslav Nakov]\npublisher: ACL\nmonth: may\n"
+                            "address: Dublin, Ireland")
     cases = []
     for site in (site_for(content), site_for(content, base_url="/shelf/"), bundled_views()):
         index = C.CitationIndex(site)

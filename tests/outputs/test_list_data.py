@@ -90,7 +90,8 @@ def order(data, sort: str) -> list[int]:
 def lists_of(site):
     yield PAPERS, paper_list(site.papers)
     for venue in site.venues:
-        yield venue_page(venue.ref.id), paper_list(venue.papers)
+        if not venue.tracks:  # a table of contents, no controls
+            yield venue_page(venue.ref.id), paper_list(venue.papers)
     for tag in site.tags:
         yield tag_page(tag.ref.id), paper_list(tag.papers, own_tag=tag.ref.id)
 

@@ -16,6 +16,7 @@ import pytest
 
 from generator import serve
 from generator.build import build
+from generator.content.loader import PaperChecks
 from generator.options import BuildOptions
 from generator.serve import FastPath, Rebuilder
 
@@ -230,7 +231,7 @@ def test_fast_pages_are_put_back_when_the_rebuild_fails_unexplained(preview, gat
     """Were the fast path to let through a paper the loader refuses (here its duplicate
     check is switched off), the failed rebuild puts the last good site back, exactly."""
     last_good = files_of(preview.options.output)
-    monkeypatch.setattr(FastPath, "_duplicates", lambda self, views, current, snap: set())
+    monkeypatch.setattr(PaperChecks, "seen", lambda self, paper, keys=None: None)  # (the build does not use it)
     path = preview.content.add_paper("a-paper-on-graphs", title="Fast Convergence of Gradient Descent",
                                      authors=("Alan Turing",), body="Gradient descent converges at rate $O(1/t)$.")
     preview.edit(path)
@@ -517,3 +518,37 @@ def test_random_edits_while_rebuilds_run_end_in_a_cold_build(content, tmp_path, 
         assert preview.fast_while_rebuilding > 0, preview.took_fast
     finally:
         preview.close()
+
+
+LONG_ABSTRACT = ("We show that message passing on sparse graphs converges when every node averages the "
+                 "messages of its neighbours, and we bound the rate by the spectral gap of the graph.")
+
+
+def test_a_paper_given_another_papers_abstract_is_previewed_with_the_warning(preview, gated, tmp_path, capsys):
+    """The loader only warns of a repeated abstract (old proceedings give two papers one), and
+    of a title another paper of the venue has by other authors: so does the preview, with
+    the build's warning, and its page is the one the rebuild writes."""
+    content = preview.content
+    content.add_paper("fast-convergence", title="Fast Convergence of Gradient Descent", authors=("Alan Turing",),
+                      tags=("optimization",), body=LONG_ABSTRACT)
+    preview.edit(content.root / "papers" / "fast-convergence.md")
+    gated.set()
+    preview.settle()
+    gated.clear()
+    preview.fast.quiet = False
+    capsys.readouterr()
+    path = content.add_paper("a-paper-on-graphs", title="Averaging Messages", body=LONG_ABSTRACT)
+    preview.edit(path)
+    assert preview.took_fast == [True, True]
+    assert "Averaging Messages" in preview.page("a-paper-on-graphs")
+    err = capsys.readouterr().err
+    assert "papers/a-paper-on-graphs.md: likely the same paper as papers/fast-convergence.md (same abstract)" in err
+    path = content.add_paper("a-paper-on-graphs", title="Fast Convergence of Gradient Descent")  # Ada and Alan
+    preview.edit(path)
+    assert preview.took_fast == [True, True, True]
+    assert "(same title and venue, other authors)" in capsys.readouterr().err
+    fast_page = preview.page("a-paper-on-graphs")
+    gated.set()
+    preview.settle()
+    assert preview.page("a-paper-on-graphs") == fast_page
+    assert files_of(preview.options.output) == cold_build(content, tmp_path / "cold")

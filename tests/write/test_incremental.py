@@ -254,7 +254,8 @@ def test_a_template_change_renders_the_data_an_earlier_build_derived(content, tm
     monkeypatch.setattr(pipeline, "build_search", lambda site: searches.append(site) or real_search(site))
     report = build(options, keep=kept.append, reuse=kept[-1])
     assert "reuse" in report.seconds and "load" not in report.seconds and "derive" not in report.seconds
-    assert report.files_changed == 1 and kept[-1] is kept[0]
+    assert report.files_changed == 1 and kept[-1].site is kept[0].site  # the same data...
+    assert kept[-1].env is not kept[0].env  # ...with the templates it was rendered with (``build --serve``)
     assert searches == []  # no template shapes the search files or exports: kept as they were
     assert_same_as_cold(content.root, out, tmp_path, templates=templates, static=static)
     # ... unless the output's copies are not what the manifest lists: then they are made again

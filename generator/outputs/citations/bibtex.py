@@ -56,7 +56,10 @@ def bibtex_keyword(tag_name: str) -> str:
 
 # The fields of the entry shown on a paper page (what one pastes into a paper); the .bib
 # files have every field.
-CITE_FIELDS = frozenset({"title", "author", "booktitle", "year", "address", "url", "eprint", "archiveprefix"})
+CITE_FIELDS = frozenset({"title", "author", "editor", "booktitle", "month", "year", "address", "publisher", "url",
+                         "doi", "pages", "eprint", "archiveprefix"})
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+               "November", "December")
 
 
 def bibtex_fields(view: PaperView, url: str | None, location: str | None = None) -> list[tuple[str, str]]:
@@ -71,21 +74,30 @@ def bibtex_fields(view: PaperView, url: str | None, location: str | None = None)
     fields: list[tuple[str, str]] = [("title", latex_value(paper.title, protect=True))]
     if paper.authors:
         fields.append(("author", " and ".join(bib_name(a) for a in paper.authors)))
-    fields.append(("booktitle", latex_value(venue.full_name)))
+    if paper.editors:
+        fields.append(("editor", " and ".join(bib_name(a) for a in paper.editors)))
+    fields.append(("booktitle", latex_value(venue.full_name)))  # the track's proceedings (derive.views)
+    if paper.month:
+        fields.append(("month", MONTH_NAMES[paper.month - 1]))
     fields.append(("year", str(venue.year)))
-    if location:
-        fields.append(("address", latex_value(location)))
+    if paper.address or location:
+        fields.append(("address", latex_value(paper.address or location)))
+    if paper.publisher:
+        fields.append(("publisher", latex_value(paper.publisher)))
     links = {link.kind: link.url for link in view.links}
     if url:
         fields.append(("url", bib_url(url)))
+    if "doi" in links:  # bare, as BibTeX styles expect it (they make the doi.org link themselves)
+        fields.append(("doi", bib_url(_DOI_URL.sub("", links["doi"]))))
+    if paper.pages:
+        fields.append(("pages", paper.pages.replace("–", "--")))
     eprint = arxiv_id(links["arxiv"]) if "arxiv" in links else None
     if eprint:
         fields.append(("eprint", eprint))
         fields.append(("archiveprefix", "arXiv"))
     for kind in LINK_FIELDS:
-        if kind in links and not (kind == "arxiv" and eprint):
-            # a DOI bare, as BibTeX styles expect it (they make the doi.org link themselves)
-            fields.append((kind, bib_url(_DOI_URL.sub("", links[kind]) if kind == "doi" else links[kind])))
+        if kind in links and not (kind == "arxiv" and eprint) and kind != "doi":
+            fields.append((kind, bib_url(links[kind])))
     if view.presentation:
         fields.append(("presentation", view.presentation))
     if view.tags:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Iterable, Mapping, Sequence
+
 from markupsafe import Markup
 
 from ...derive.views import PaperView, SiteData
 from ...derive.urls import SiteUrls, paper_page
 from .bibtex import CITE_FIELDS, bibtex_fields, write_bibtex
 from .coins import coins_kev
-from .keys import assign_keys, base_key
+from .keys import assign_keys, base_key, key_order
 from .links import best_link
 from .meta import Meta, highwire_tags, json_for_script, json_ld
 from .ris import ris_record
@@ -93,13 +95,26 @@ class Citation:
 class CitationIndex:
     """Citations of every paper of a site; keys are assigned once for the whole catalog."""
 
-    def __init__(self, site: SiteData):
+    def __init__(self, site: SiteData, base_keys: Mapping[str, str] | None = None,
+                 order: Sequence[str] | None = None):
         self.site = site
         self.config = site.catalog.site
         self.urls = SiteUrls.from_config(self.config)
-        self.keys = assign_keys(site.papers)
+        self.base_keys = base_keys if base_keys is not None else {v.slug: base_key(v) for v in site.papers}
+        self.order = order if order is not None else key_order(site.papers)
+        self.keys = assign_keys(site.papers, self.base_keys, self.order)
         self.locations = {v.ref.id: v.venue.location for v in site.venues}
         self._cache: dict[str, Citation] = {}
+
+    def with_papers(self, site: SiteData, views: Iterable[PaperView]) -> CitationIndex:
+        """The index of ``site``, which is this index's with ``views`` in place of those
+        papers' (``derive.edits.with_papers``): their keys made as every paper's, only their
+        base keys computed again."""
+        views = tuple(views)
+        added = {view.slug: view.paper.added for view in views}
+        same = all(view.paper.added == added.get(view.slug, view.paper.added) for view in self.site.papers)
+        return CitationIndex(site, {**self.base_keys, **{view.slug: base_key(view) for view in views}},
+                             self.order if same else None)
 
     @property
     def absolute(self) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from ...derive.views import PaperView
 from .names import family_name
@@ -61,25 +61,33 @@ def _suffixes() -> Iterable[str]:
         n += 1
 
 
-def assign_keys(views: Iterable[PaperView]) -> dict[str, str]:
-    """slug → BibTeX key, unique in the catalog (see the module docstring)."""
-    ordered = sorted(views, key=lambda v: (v.paper.added or datetime.date.min, v.slug))
-    wanted = {v.slug: base_key(v) for v in ordered}
+def key_order(views: Iterable[PaperView]) -> list[str]:
+    """The slugs in the order that keys are given out: the papers that joined first first."""
+    return [v.slug for v in sorted(views, key=lambda v: (v.paper.added or datetime.date.min, v.slug))]
+
+
+def assign_keys(views: Iterable[PaperView], base: Mapping[str, str] | None = None,
+                order: Sequence[str] | None = None) -> dict[str, str]:
+    """slug → BibTeX key, unique in the catalog (see the module docstring); ``base``: the
+    papers' ``base_key``s, and ``order`` their ``key_order``, when known."""
+    views = tuple(views)
+    ordered = order if order is not None else key_order(views)
+    wanted = base if base is not None else {v.slug: base_key(v) for v in views}
     taken: set[str] = set()
     keys: dict[str, str] = {}
     # Base keys first, so that a suffixed key never takes another paper's base key.
     firsts: dict[str, str] = {}
-    for v in ordered:
-        firsts.setdefault(wanted[v.slug], v.slug)
+    for slug in ordered:
+        firsts.setdefault(wanted[slug], slug)
     taken.update(firsts)
-    for v in ordered:
-        base = wanted[v.slug]
-        if firsts[base] == v.slug:
-            keys[v.slug] = base
+    for slug in ordered:
+        base = wanted[slug]
+        if firsts[base] == slug:
+            keys[slug] = base
             continue
         for suffix in _suffixes():
             if base + suffix not in taken:
-                keys[v.slug] = base + suffix
+                keys[slug] = base + suffix
                 taken.add(base + suffix)
                 break
     return keys

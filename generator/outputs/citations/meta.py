@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from ...content.citation_fields import doi_of
 from ...derive.views import AuthorRef, PaperView
 from ...derive.urls import SiteUrls, paper_page, venue_page
 from .links import BEST_LINK_ORDER, arxiv_id
@@ -34,8 +35,21 @@ def highwire_tags(view: PaperView) -> tuple[Meta, ...]:
         tags.append(Meta("citation_author", one_line(name)))
         if ref.profile and ref.profile.orcid_url:  # authors.toml
             tags.append(Meta("citation_author_orcid", ref.profile.orcid_url))
-    tags.append(Meta("citation_publication_date", str(view.venue.year)))
-    tags.append(Meta("citation_conference_title", one_line(view.venue.full_name)))
+    paper = view.paper
+    for name in paper.editors:
+        tags.append(Meta("citation_editor", one_line(name)))
+    tags.append(Meta("citation_publication_date", _date(view, "/")))
+    tags.append(Meta("citation_conference_title", one_line(view.venue.full_name)))  # the track's proceedings
+    if paper.publisher:
+        tags.append(Meta("citation_publisher", one_line(paper.publisher)))
+    if paper.pages:
+        first, _, last = paper.pages.partition("–")
+        tags.append(Meta("citation_firstpage", first))
+        if last:
+            tags.append(Meta("citation_lastpage", last))
+    doi = next((doi_of(link.url) for link in view.links if link.kind == "doi"), None)
+    if doi:
+        tags.append(Meta("citation_doi", doi))
     if view.pdf_url:  # the pdf link, else derived from the OpenReview or arXiv link
         tags.append(Meta("citation_pdf_url", view.pdf_url))
     arxiv = next((arxiv_id(link.url) for link in view.links if link.kind == "arxiv"), None)
@@ -79,18 +93,32 @@ def json_ld(view: PaperView, urls: SiteUrls, location: str | None = None) -> dic
         data["url"] = page
     if view.paper.authors:
         data["author"] = [_person(name, ref) for name, ref in zip(view.paper.authors, view.authors)]
-    data["datePublished"] = str(view.venue.year)
+    paper = view.paper
+    if paper.editors:
+        data["editor"] = [{"@type": "Person", "name": one_line(name)} for name in paper.editors]
+    data["datePublished"] = _date(view, "-")
+    if paper.pages:
+        data["pagination"] = paper.pages
+    if paper.publisher:
+        data["publisher"] = {"@type": "Organization", "name": one_line(paper.publisher)}
+    # the track's proceedings (derive.views: "Findings of the Association for Computational Linguistics: ACL 2022")
     event: dict[str, object] = {"@type": "PublicationEvent", "name": one_line(view.venue.full_name)}
     if urls.absolute_base:
         event["url"] = urls.absolute(venue_page(view.venue.id))
-    if location:
-        event["location"] = one_line(location)
+    if paper.address or location:
+        event["location"] = one_line(paper.address or location)
     data["publication"] = event
     order = {kind: i for i, kind in enumerate(BEST_LINK_ORDER)}
     external = [link.url for link in sorted(view.links, key=lambda link: order.get(link.kind, len(order)))]
     if external:
         data["sameAs"] = external
     return data
+
+
+def _date(view: PaperView, separator: str) -> str:
+    """The year, and the month where the paper gives it ("2022/05", "2022-05")."""
+    month = view.paper.month
+    return f"{view.venue.year}{separator}{month:02d}" if month else str(view.venue.year)
 
 
 def _person(name: str, ref: AuthorRef) -> dict[str, object]:

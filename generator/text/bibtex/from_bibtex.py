@@ -17,6 +17,7 @@ from ..tokens import (ACCENT_SYMBOLS, BACKSLASH, CHAR, CLOSE, CMD, MATH, OPEN, S
 _UNESCAPE_COMMANDS = {"\\textless": "<", "\\textgreater": ">", "\\textasciicircum": "^",
                       "\\textbraceleft": "\\{", "\\textbraceright": "\\}"}
 _UNESCAPE_SYMBOLS = {"\\&": "&", "\\%": "%"}
+_QUOTES = re.compile(r"'|``?|''")  # a quote the Anthology protects with braces
 
 
 # Text with none of these holds no LaTeX to unwrap and no dash or "*" to rewrite: most
@@ -27,6 +28,8 @@ _LATEX_SYNTAX = re.compile(r"[\\{}$%~&*`^_#]|--")
 def bib_text_to_content(raw: str, *, title: bool) -> str:
     """A BibTeX title or abstract as content text (Markdown with LaTeX); see the module docstring."""
     text = clean_text(raw).replace("\r\n", "\n").replace("\r", "\n")
+    if "dollar" in text or "{\\$}" in text:
+        text = _ESCAPED_MATH.sub(_unescape_math, text)
     if _LATEX_SYNTAX.search(text):
         tokens = tokenize(text)
         groups, _ = match_pairs(tokens, lambda t: t.kind == OPEN, lambda t: t.kind == CLOSE)
@@ -37,6 +40,23 @@ def bib_text_to_content(raw: str, *, title: bool) -> str:
         return " ".join(strip_latex(text).split())
     lines = [strip_latex(line) for line in strip_latex(text).split("\n")]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+# DBLP escapes a title's formulas: "{\textdollar}{\textbackslash}ell{\_}1{\textdollar}" is $\ell_1$
+# (older exports: "{\$}k{\$}"). Read back as the formula it was.
+_TEXTDOLLAR = r"(?:\{\\textdollar\}|\\textdollar\{\})"
+_ESCAPED_MATH = re.compile(rf"{_TEXTDOLLAR}((?:(?!{_TEXTDOLLAR})[^\n]){{1,300}}?){_TEXTDOLLAR}"
+                           r"|\{\\\$\}([^\s$]{1,40}?)\{\\\$\}")  # "{\$}…{\$}" only around one word: "#Turki{\$}h"
+_MATH_UNESCAPES = re.compile(r"\{\\textbackslash\}|\\textbackslash\{\}|\{\\_\}|\\_|\\\{|\\\}|\{\\\^\}|\\\^\{\}"
+                             r"|\{\\textasciicircum\}|\\textasciicircum\{\}")
+
+
+def _unescape_math(match: re.Match[str]) -> str:
+    def char(m: re.Match[str]) -> str:
+        token = m.group()
+        return ("\\" if "backslash" in token else "_" if "_" in token else "^" if ("^" in token or "circum" in token)
+                else "{" if token.endswith("{") else "}")
+    return "$" + _MATH_UNESCAPES.sub(char, match.group(1) or match.group(2)) + "$"
 
 
 def _unwrap(tokens: Sequence[Tok], start: int, end: int, groups: dict[int, int], out: list[str]) -> None:
@@ -60,9 +80,14 @@ def _unwrap(tokens: Sequence[Tok], start: int, end: int, groups: dict[int, int],
             inner = tokens[i + 1 : close]
             protects = (any(t.kind == MATH or (t.kind == CHAR and any(ch.isalpha() for ch in t.text)) for t in inner)
                         and not (inner[0].text == "~" or inner[-1].text == "~"))
+            # The ACL Anthology writes apostrophes and quotes in braces: "d{'}un", "{``}x{''}".
+            quote = not is_argument and bool(inner) and all(t.kind == CHAR and _QUOTES.fullmatch(t.text) for t in inner)
             if inner_first is not None and inner_first.kind == OPEN and groups.get(i + 1) == i + 2:
                 # "{{}\cmd…}": the exporter's protection of words that start with a command.
                 _unwrap(tokens, i + 3, close, groups, out)
+                prev = None
+            elif quote:
+                _unwrap(tokens, i + 1, close, groups, out)
                 prev = None
             elif is_argument or special or glued or not protects:
                 out.append("{")

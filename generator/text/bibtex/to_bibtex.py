@@ -10,6 +10,7 @@ from typing import Sequence
 
 from ..latex_commands import ARGUMENT_COMMANDS, OPT_ARGS, OPTIONAL_ARGUMENT_COMMANDS
 from .markdown_marks import MARKDOWN_HINT, markdown_marks
+from .capitals import brace_capitals as _brace_capitals, sentence_case as _sentence_case
 from ..tokens import (BACKSLASH, CHAR, CLOSE, CMD, LATEX_SYMBOLS, MATH, OPEN, SPACE, SYM, Tok,
                      clean_text, escaped, match_pairs, tokenize)
 
@@ -112,7 +113,8 @@ def _tie(tokens: Sequence[Tok], i: int) -> bool:
     """A ``~`` between two non-spaces is a tie (non-breaking space), as ``text`` reads it."""
     before = tokens[i - 1].text[-1] if i > 0 else " "
     after = tokens[i + 1].text[0] if i + 1 < len(tokens) else " "
-    return not before.isspace() and not after.isspace() and before not in "/:="
+    # (a Markdown mark after it, "_a~_", closes emphasis: the "~" ends the text there, no tie)
+    return not before.isspace() and not after.isspace() and before not in "/:=" and after not in "_*"
 
 
 LITERAL = "literal"  # text shown exactly as written (a template tag such as "{{ x }}")
@@ -351,8 +353,42 @@ class _Encoder:
         return False
 
     def protected(self) -> str:
-        """The value with its words that need it (capitals, formulas) in braces, a run of
-        such words separated by single spaces in one group."""
+        """The value with the capitals that must stay in braces, as the ACL Anthology writes
+        titles (issue 36): a word with a capital past its first letter has each run of
+        capitals braced (``{BERT}``, ``{T}hing{T}alk``, ``{R}o{BERT}a``); a word's first capital
+        is braced only where it names something, which a title in sentence case says (a
+        capital there that is not the first word's nor after ":"; in a title in headline
+        case, capitals are its style and a sentence-case bibliography may lower them);
+        a word with a formula, a command or a group is braced whole, as before."""
+        if self.markup:
+            return self.protected_phrases()
+        tokens, render = self.tokens, self.render
+        words = self.words()
+        plain = [all(tokens[k].kind == CHAR for k in range(s, e)) for s, e in words]
+        texts = ["".join(tokens[k].text for k in range(s, e)) if ok else "" for (s, e), ok in zip(words, plain)]
+        sentence_case = _sentence_case(texts, plain)
+        out: list[str] = []
+        pos = 0
+        after_break = True  # the first word, or a word after ":", "?", "!", "."
+        for w, (start, end) in enumerate(words):
+            out.extend(render(k) for k in range(pos, start))
+            rendered = "".join(render(k) for k in range(start, end))
+            if plain[w]:
+                out.append(_brace_capitals(rendered, initial=sentence_case and not after_break))
+                after_break = texts[w][-1:] in (":", "?", "!", ".") or texts[w] in ("-", "\u2013", "\u2014", "--")
+            elif self.needs_protection(start, end):
+                out.append(_protected_group(rendered, out))
+                after_break = False
+            else:
+                out.append(rendered)
+                after_break = False
+            pos = end
+        out.extend(render(k) for k in range(pos, len(tokens)))
+        return "".join(out)
+
+    def protected_phrases(self) -> str:
+        """Every word with a capital or a formula in braces, a run of such words in one group
+        (for a value with Markdown emphasis, whose marks may span words: ``protected``)."""
         tokens, render = self.tokens, self.render
         words = self.words()
         protected = [self.needs_protection(s, e) for s, e in words]

@@ -17,6 +17,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.dollarmath.index import math_inline_dollar
 
+from ..tokens import formula_may_touch_digits
 from .latex_rule import latex_core_rule
 from .math_rules import delimited_math_rule, math_env_rule, render_math_block, render_math_inline
 
@@ -36,17 +37,23 @@ _MAX_NESTING = 20  # markdown-it's guard against deep recursion (see parse_block
 
 def _no_digits_around(rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline, bool], bool]:
     """``rule`` (inline ``$…$`` math), refused when a digit touches the outside of either
-    dollar, so "costs 5$ or 6$" stays text; a ``$`` at the start has no character before it."""
+    dollar, so "costs 5$ or 6$" stays text; a ``$`` at the start has no character before it.
+    A formula that starts with a command or a script may touch digits ("2$\\times$",
+    ``tokens.formula_may_touch_digits``)."""
 
     def guarded(state: StateInline, silent: bool) -> bool:
         start = state.pos
-        if start > 0 and state.src[start - 1].isdigit():
+        src = state.src
+        digit_before = start > 0 and src[start - 1].isdigit()
+        if digit_before and not formula_may_touch_digits(src[start + 1 : start + 3]):
             return False
         if not rule(state, True):
             return False
         after = state.pos
         state.pos = start
-        if after < len(state.src) and state.src[after].isdigit():
+        touching = digit_before or (after < len(src) and src[after].isdigit())
+        if touching and not (src.startswith("$", after - 1) and not src.startswith("$$", start)
+                             and formula_may_touch_digits(src[start + 1 : after - 1])):
             return False
         if silent:
             state.pos = after  # a silent match still moves past the formula
