@@ -354,7 +354,8 @@ def paper_pages(site: SiteData, paper: PaperView) -> Iterator[Page]:
     preview renders again when the paper's file is saved (``serve.fast``)."""
     yield Page(paper.url, "paper.html", paper.title_plain,
                {"paper": paper, "related": site.related.get(paper.slug, ())[:RELATED_SHOWN],
-                "topic": site.topics.of(paper.slug) if site.topics else None})
+                "topic": site.topics.of(paper.slug) if site.topics else None,
+                "sessions": site.sessions.of(paper.slug) if site.sessions else ()})
 
 
 def grouped_list_pages(url: str, template: str, title: str, groups, context: dict[str, Any],

@@ -155,10 +155,11 @@ def test_short_lists_get_no_controls(content):
 
 
 def test_counts_match_a_plain_counter():
-    """_counts tallies by identity first; equal but distinct refs still count as one."""
+    """count_items tallies by identity first; equal but distinct refs still count as one."""
     from collections import Counter
 
-    from generator.derive.views import Count, TagRef, _counts
+    from generator.derive.counts import Count, count_items as _counts
+    from generator.derive.views import TagRef
 
     a, a_copy, b, c = TagRef("a", "Alpha", ""), TagRef("a", "Alpha", ""), TagRef("b", "beta", ""), TagRef("c", "Beta", "")
     items = [b, a, c, a_copy, b, a, c, c]
@@ -172,7 +173,7 @@ def test_counts_match_a_plain_counter():
 def test_ref_counts_match_counts_on_a_derived_site(content):
     import itertools
 
-    from generator.derive.views import _counts, _ref_counts
+    from generator.derive.counts import count_items as _counts, ref_counts as _ref_counts
 
     site = many_papers(content)
     for author in site.authors:
