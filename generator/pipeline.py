@@ -30,6 +30,7 @@ from .outputs.pages import Page, plan_pages
 from .parallel import Task, default_jobs, frozen_heap, jobs_chosen, run_tasks
 from .outputs.render import make_environment, render_page, site_globals
 from .outputs.search import build_search, stored_files
+from .outputs.list_data import build_list_data
 from .errors import OutputError
 from .options import LUNR_JS_OUTPUT, BuildOptions, BuildReport, Sources
 from .write.freshness import Inputs
@@ -155,6 +156,7 @@ def generate(options: BuildOptions, sources: Sources, inputs: Inputs, report: Bu
     jobs = options.jobs if options.jobs is not None else default_jobs(total)
     with frozen_heap(), atomic_output(options.output, fingerprint=inputs.token) as out:
         tasks: list[Task] = [_write_files(lambda: stored_files(build_search(site))), exports]
+        tasks.append(_write_files(lambda: build_list_data(site)))  # lists sorted in the browser: outputs.list_data
         if derived is reuse and output_content == inputs.content:
             page_paths = {page.output_path for page in pages}
             if out.keep_previous(lambda path: path not in page_paths and not path.startswith(STATIC + "/")):

@@ -221,6 +221,23 @@ def tag_feed_path(tag_id: str) -> str:
     return f"{tag_page(tag_id)}{FEED}"
 
 
+LIST_ROWS_SHARD = 16  # papers (consecutive by title) a row file of the lists holds
+LIST_ROWS_FOLDER = 1000  # row files a folder of lists/ holds (the widest folder stays small)
+LIST_ROWS = "lists/{k}/{n}.json.gz"  # row file n, in folder k = n // LIST_ROWS_FOLDER
+LIST_VENUES = "lists/venues.json.gz"  # the venues the lists' data and rows name by index
+
+
+def list_data(list_url: str) -> str:
+    """A paper list's sort and filter data (``outputs.list_data``), beside its first page, gzip."""
+    return f"{list_url}list.json.gz"
+
+
+def list_rows(number: int) -> str:
+    """Row file ``number`` (0-based: the papers ``number * LIST_ROWS_SHARD`` on by title) of the
+    list items made in the browser (``outputs.list_data``), gzip."""
+    return LIST_ROWS.format(k=number // LIST_ROWS_FOLDER, n=number)
+
+
 def sitemap_part(number: int) -> str:
     """Sitemap file ``number`` (1-based) of the sitemap index ``sitemap.xml``, gzip."""
     return f"sitemap-{number}.xml.gz"

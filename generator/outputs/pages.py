@@ -14,8 +14,9 @@ are the order.
 Paper lists (a venue's, a tag's, an author's, all papers) are split into pages of
 ``PAGE_SIZE`` papers, by title: the first page at the list's URL, the others at
 ``<url>page/<n>/``. Every paper is reachable without JavaScript, and no page grows with
-the catalog; ``static/js/list.js`` adds sorting and filtering over the whole list (it
-fetches the other pages of a long list when asked to) and the list's keyboard moves.
+the catalog; ``static/js/list.js`` adds sorting and filtering over the whole list (from the
+list's data file and the rows of the papers it shows, ``outputs.list_data``: never the
+list's other pages) and the list's keyboard moves.
 ``list_controls`` says which sorts and filters a list offers, ``sort_ranks`` where each
 paper falls in each sort order.
 """
@@ -32,6 +33,7 @@ from ..derive.browse import PaperGroup
 from ..derive.contents import order_words
 from ..derive.browse import (VenueTable, author_letters, by_venue, by_year, grouped_pages, letter_nav, series_counts,
                              venue_table)
+from ..derive.urls import LIST_ROWS, LIST_ROWS_FOLDER, LIST_ROWS_SHARD, LIST_VENUES, list_data, search_for
 from ..derive.urls import (AUTHORS, HOME, NOT_FOUND, PAPERS, READING_LIST, SEARCH, TAGS, TOPICS, TRENDS, VENUES, YEARS,
                            author_letter_page, author_page, list_page, output_path, reading_list_data, section, tag_page,
                            topic_page, venue_page, year_page)
@@ -111,8 +113,8 @@ def paginate(base_url: str, total: int, size: int = PAGE_SIZE) -> list[Paginatio
 
 @dataclass(frozen=True, slots=True)
 class SortOption:
-    """One order of a list's sort control. static/js/list.js orders the items by their
-    ``data-<value>-rank`` (``SortRanks``) and says ``describe`` in the list's status."""
+    """One order of a list's sort control: a group, then title (``SortRanks``; static/js/list.js
+    sorts by the group the list's data file gives) and says ``describe`` in the list's status."""
 
     value: str  # the URL's ?sort= value ("title" is the server's order and no parameter)
     label: str
@@ -247,8 +249,27 @@ def sort_ranks(papers: Sequence[PaperView]) -> dict[str, SortRanks]:
     return {p.slug: SortRanks(year[p.slug], presentation[p.slug], added[p.slug]) for p in papers}
 
 
+@dataclass(frozen=True, slots=True)
+class ListData:
+    """Where static/js/list.js finds a list's sort and filter data (``outputs.list_data``):
+    paths relative to the site root; ``rows`` and ``tag`` are patterns ({k}, {n}; {id})."""
+
+    data: str  # this list's file
+    # "Find in these papers": the search page's filters that hold the list to its papers
+    # (("venue", id), ("tag", id); () for all papers); None: no such form (a topic's list)
+    search: tuple[tuple[str, str], ...] | None = None
+    tag: str = list_data(tag_page("{id}"))  # a tag's list file (the tag filter)
+    search_url: str = SEARCH
+    name_search: str = search_for("")  # where a name without a page links: the name, quoted, follows
+    rows: str = LIST_ROWS
+    venues: str = LIST_VENUES
+    rows_shard: int = LIST_ROWS_SHARD
+    rows_folder: int = LIST_ROWS_FOLDER
+
+
 def list_pages(url: str, template: str, title: str, listing: PaperList,
-               context: dict[str, Any] | None = None, size: int = PAGE_SIZE) -> Iterator[Page]:
+               context: dict[str, Any] | None = None, size: int = PAGE_SIZE,
+               search: tuple[tuple[str, str], ...] | None = None) -> Iterator[Page]:
     """The pages of one paper list: ``papers`` (this page's), ``listing`` (the whole list),
     ``controls`` (its ``ListControls``) and ``pagination`` (None when the list fits on one
     page) join ``context``."""
@@ -263,6 +284,7 @@ def list_pages(url: str, template: str, title: str, listing: PaperList,
             "controls": controls,
             "papers": chunk,
             "pagination": p if p.count > 1 else None,
+            "list_data": ListData(list_data(url), search),
         })
 
 
@@ -284,13 +306,14 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
             yield from venue_contents_pages(venue, context)
         else:
             yield from list_pages(venue_page(venue.ref.id), "venue.html", venue.ref.name, paper_list(venue.papers),
-                                  context)
+                                  context, search=(("venue", venue.ref.id),))
     yield from year_pages(site, table)
     yield Page(TAGS, "tags.html", "Tags")
     for tag in site.tags:
         yield from list_pages(tag_page(tag.ref.id), "tag.html", tag.ref.name,
                               paper_list(tag.papers, own_tag=tag.ref.id),
-                              {"tag": tag, "years": site.trends.of_tag(tag.ref.id) if site.trends else None})
+                              {"tag": tag, "years": site.trends.of_tag(tag.ref.id) if site.trends else None},
+                              search=(("tag", tag.ref.id),))
     # Topics found in the texts (derive/topics.py) and the trends by year (derive/trends.py).
     yield Page(TOPICS, "topics.html", "Topics", {"topics": site.topics.index if site.topics else None})
     for topic in site.topics.topics if site.topics else ():
@@ -302,7 +325,7 @@ def plan_pages(site: SiteData) -> Iterator[Page]:
         yield from grouped_list_pages(author_page(author.ref.slug), "author.html", author.ref.full_name, by_year(author.papers),
                                       {"author": author, "own": author.ref.slug,
                                        "series": series_counts(author.papers, table)})
-    yield from list_pages(PAPERS, "papers.html", "All papers", paper_list(site.papers))
+    yield from list_pages(PAPERS, "papers.html", "All papers", paper_list(site.papers), search=())
     shards = reading_list_shards(site)
     yield Page(READING_LIST, "reading_list.html", "Reading list",
                {"shard_count": len(shards), "names": reading_list_names(site)})

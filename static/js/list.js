@@ -3,14 +3,14 @@
 // Sorting and filtering. The server renders the list by title, PAGE_SIZE papers per page,
 // with links to the other pages: that works without JavaScript. This script shows the
 // controls the build wrote (only those that would change the list: templates/partials/
-// paper_listing.html) and, when the reader changes them, works on the *whole* list: a list
-// of one page has every paper in the DOM already; a longer one fetches its other pages once
-// (same markup, so titles keep their MathML) and shows the matching papers a page at a time
-// ("Show more"). The state lives in the URL (?sort=year&tag=robotics&presentation=oral), so
-// it can be shared and survives reloads. Sorting uses the ranks the build put on each item
-// (data-ranks: generator/outputs/pages.py, sort_ranks), so the browser's order is
-// exactly the server's; a filter <select data-filter="data-tags"> keeps the items whose
-// attribute holds the chosen value among its space-separated words.
+// paper_listing.html) and, when the reader changes them, works on the *whole* list without
+// its other pages (issue 32): the list's data file (data-list-data: its papers' ordinals by
+// title and, per paper, what the sorts and filters need: generator/outputs/list_data.py)
+// gives the order, a tag filter reads the tag's own list file, and the items shown are made
+// from the rows of just those papers (lists/<k>/<n>.json.gz, 16 papers a file), a page at a
+// time ("Show more"). Every sort is a group (venue, year, presentation, date added), then
+// title, as the server's (generator/outputs/pages.py, sort_ranks). The state lives in the URL
+// (?sort=year&tag=robotics&presentation=oral), so it can be shared and survives reloads.
 //
 // Keyboard. Each paper is one Tab stop, its title link: the item's other links and buttons
 // (venue, PDF, Save) get tabindex="-1" and stay reachable with the
@@ -129,7 +129,8 @@
   /* ------------------------------------------------------ sort and filter */
 
   var controls = section.querySelector(".list-controls");
-  if (!controls || !window.fetch || !window.DOMParser) return;
+  var dataUrl = section.getAttribute("data-list-data");
+  if (!controls || !dataUrl || !window.fetch) return;
 
   var sortSelect = controls.querySelector("#list-sort");
   var filters = Array.prototype.slice.call(controls.querySelectorAll("select[data-filter]"));
@@ -138,15 +139,13 @@
   var range = section.querySelector(".list-range");
   var rangeText = range ? range.textContent : "";
 
-  var listUrl = section.getAttribute("data-list-url");
-  var pageCount = Math.max(1, parseInt(section.getAttribute("data-list-pages"), 10) || 1);
-  var pageNumber = Math.max(1, parseInt(section.getAttribute("data-list-page"), 10) || 1);
-  var total = parseInt(section.getAttribute("data-list-total"), 10) || list.children.length;
   var original = Array.prototype.slice.call(list.children); // this page, by title
   var pageSize = Math.max(parseInt(section.getAttribute("data-list-size"), 10) || original.length, 1); // "Show more" adds a page
-  var all = pageCount === 1 ? original.slice() : null; // every item of the list, once loaded
-  var loading = null;
+  var rowsShard = Math.max(1, parseInt(section.getAttribute("data-list-rows-shard"), 10) || 1);
+  var rowsFolder = Math.max(1, parseInt(section.getAttribute("data-list-rows-folder"), 10) || 1);
   var shown = pageSize;
+  var files = {}; // url -> Promise of its JSON, each file fetched once
+  var made = {}; // ordinal -> its item, made once
 
   // {sort: "title", filters: [[select, value]...]}
   function state() {
@@ -185,59 +184,183 @@
     history.replaceState(null, "", url.pathname + url.search + url.hash);
   }
 
-  function pageUrl(n) { return n === 1 ? listUrl : listUrl + "page/" + n + "/"; }
+  // A pattern of the section's (data-url-paper="/papers/{venue}/{slug}/") with its values, each
+  // percent-encoded (as derive/urls.py makes them).
+  function fill(pattern, values) {
+    return pattern.replace(/\{(\w+)\}/g, function (m, key) { return encodeURIComponent(String(values[key])); });
+  }
 
-  // Every item of the list, in page order: this page's plus the others', fetched 4 at a time.
-  function loadAll() {
-    if (all) return Promise.resolve(all);
-    if (loading) return loading;
-    var pages = new Array(pageCount + 1);
-    pages[pageNumber] = original;
-    var queue = [];
-    for (var n = 1; n <= pageCount; n++) if (n !== pageNumber) queue.push(n);
-    var done = 0;
-    var parser = new DOMParser();
-    function worker() {
-      var n = queue.shift();
-      if (n === undefined) return Promise.resolve();
-      return fetch(pageUrl(n)).then(function (r) {
-        if (!r.ok) throw new Error("page " + n + ": HTTP " + r.status);
-        return r.text();
-      }).then(function (html) {
-        var doc = parser.parseFromString(html, "text/html");
-        var items = doc.querySelectorAll("#paper-list > li");
-        pages[n] = Array.prototype.map.call(items, function (item) { return document.importNode(item, true); });
-        calm(pages[n]);
-        done++;
-        status.textContent = "Loading all " + total + " papers… (" + Math.round(100 * done / (pageCount - 1)) + "%)";
-        return worker();
+  // The JSON of a data file: gzip (`.json.gz`, as static hosts serve them) unpacked here, or
+  // JSON as it is when the host unpacked it already (Content-Encoding: gzip).
+  function fetchJSON(url) {
+    if (files[url]) return files[url];
+    var promise = files[url] = fetch(url).then(function (response) {
+      if (!response.ok) throw new Error(url + ": HTTP " + response.status);
+      return response.arrayBuffer();
+    }).then(function (buffer) {
+      var bytes = new Uint8Array(buffer);
+      if (bytes[0] !== 0x1f || bytes[1] !== 0x8b || !window.DecompressionStream) return JSON.parse(new TextDecoder().decode(bytes));
+      return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).json();
+    });
+    promise.catch(function () { delete files[url]; });
+    return promise;
+  }
+
+  // A list's data (generator/outputs/list_data.py) with its ordinals (`o` as gaps) summed.
+  function listData(url) {
+    return fetchJSON(url).then(function (data) {
+      if (!data.ordinals) {
+        var at = 0;
+        data.ordinals = data.o.map(function (gap, i) { at = i ? at + gap : gap; return at; });
+      }
+      return data;
+    });
+  }
+
+  // The list's papers (their places in the list, by title) that the filters keep, in the
+  // order of the sort: every sort is a group, then title, so a stable sort by the group.
+  function select(s) {
+    var tagFilter = s.filters.filter(function (f) { return f[1] && f[0].name === "tag"; })[0];
+    var tagUrl = tagFilter && fill(section.getAttribute("data-list-tag-data"), { id: tagFilter[1] });
+    var venues = fetchJSON(section.getAttribute("data-list-venues"));
+    return Promise.all([listData(dataUrl), tagUrl ? listData(tagUrl) : null, venues]).then(function (loaded) {
+      var data = loaded[0], tagged = loaded[1] && new Set(loaded[1].ordinals);
+      data.V = loaded[2];
+      var keep = [];
+      var presentation = s.filters.filter(function (f) { return f[1] && f[0].name === "presentation"; })[0];
+      var digit = presentation ? String(data.P.indexOf(presentation[1])) : null;
+      for (var i = 0; i < data.n; i++) {
+        if (tagged && !tagged.has(data.ordinals[i])) continue;
+        if (digit !== null && data.p.charAt(i) !== digit) continue;
+        keep.push(i);
+      }
+      var group = null;
+      if (s.sort === "venue") group = function (i) { return data.v[i]; };
+      else if (s.sort === "year") group = function (i) { return -data.V[data.v[i]][2]; };
+      else if (s.sort === "presentation") group = function (i) { return +data.p.charAt(i); };
+      else if (s.sort === "added") group = function (i) { return data.a[i]; };
+      if (group) keep.sort(function (x, y) { return group(x) - group(y) || x - y; });
+      return { data: data, found: keep };
+    });
+  }
+
+  // The items of `positions` (places in the list): made from their rows (lists/<k>/<n>.json.gz,
+  // each file fetched once), as the server renders them (partials/paper_item.html).
+  function items(data, positions) {
+    var needed = {};
+    positions.forEach(function (i) {
+      var n = Math.floor(data.ordinals[i] / rowsShard);
+      needed[n] = fill(section.getAttribute("data-list-rows"), { k: Math.floor(n / rowsFolder), n: n });
+    });
+    var numbers = Object.keys(needed);
+    return Promise.all(numbers.map(function (n) { return fetchJSON(needed[n]); })).then(function (loaded) {
+      var shards = {};
+      numbers.forEach(function (n, j) { shards[n] = loaded[j]; });
+      var made_ = positions.map(function (i) {
+        var ordinal = data.ordinals[i];
+        if (!made[ordinal]) {
+          made[ordinal] = makeItem(data, shards[Math.floor(ordinal / rowsShard)][ordinal % rowsShard]);
+          calm([made[ordinal]]);
+        }
+        return made[ordinal];
       });
+      return made_;
+    });
+  }
+
+  function element(name, className, text) {
+    var node = document.createElement(name);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // As shards.name_path (search-engine.js namePath): an ASCII name's page below authors/.
+  function namePath(name) {
+    var slug = (name.toLowerCase().match(/[a-z0-9]+/g) || []).join("-");
+    return (slug.replace(/-/g, "").slice(0, 2) + "__").slice(0, 2) + "/" + slug;
+  }
+
+  // As Python's quote(name, safe=""): encodeURIComponent leaves !'()* as they are.
+  function quote(text) {
+    return encodeURIComponent(text).replace(/[!'()*]/g, function (c) { return "%" + c.charCodeAt(0).toString(16).toUpperCase(); });
+  }
+
+  // One name of a byline, linked as partials/author_name.html links it (the row's entry:
+  // generator/outputs/list_data.py): "name" (a page at namePath), [name, path] (a page
+  // there), [name, 0, url] (their own page elsewhere), [name] (a search for the name).
+  function authorName(entry) {
+    var name = typeof entry === "string" ? entry : entry[0];
+    var href = typeof entry === "string" ? section.getAttribute("data-url-author").replace("{path}", namePath(name))
+      : entry.length === 3 ? entry[2]
+      : entry.length === 2 ? section.getAttribute("data-url-author").replace("{path}", entry[1])
+      : section.getAttribute("data-url-name") + quote(name);
+    var link = element("a", "", name);
+    link.setAttribute("href", href);
+    return link;
+  }
+
+  // The byline (partials/byline.html): names separated by ", ", those after the row's fold
+  // (a 0) in a <details> "and N more" that opens without script.
+  function byline(authors) {
+    var box = element("div"), into = box, first = true;
+    authors.forEach(function (entry, i) {
+      if (entry === 0) {
+        var details = element("details", "more-authors"), summary = element("summary");
+        summary.appendChild(element("span", "more-closed", "and " + (authors.length - i - 1) + " more"));
+        summary.appendChild(element("span", "more-open", "show fewer"));
+        details.appendChild(summary);
+        details.appendChild(document.createTextNode(" "));
+        box.appendChild(document.createTextNode(", "));
+        box.appendChild(details);
+        into = details;
+        first = true;
+        return;
+      }
+      if (!first) into.appendChild(document.createTextNode(", "));
+      into.appendChild(authorName(entry));
+      first = false;
+    });
+    return box;
+  }
+
+  // row: [venue index, slug, plain title, authors, presentation digit, provisional, PDF, title HTML]
+  function makeItem(data, row) {
+    var venue = data.V[row[0]], title = row[2];
+    var item = element("li", "paper-item");
+    var heading = element("h3"), link = element("a");
+    link.href = fill(section.getAttribute("data-url-paper"), { venue: venue[0], slug: row[1] });
+    if (row.length > 7) link.innerHTML = row[7]; // the build's own markup of the title (math)
+    else link.textContent = title;
+    heading.appendChild(link);
+    item.appendChild(heading);
+    item.appendChild(row[3].length ? byline(row[3]) : element("p", "unknown", "Authors unknown"));
+    var meta = element("p");
+    var badge = element("a", "badge badge-venue", venue[1]);
+    badge.href = fill(section.getAttribute("data-url-venue"), { id: venue[0] });
+    meta.appendChild(badge);
+    var kind = data.P[row[4]];
+    if (kind) {
+      meta.appendChild(document.createTextNode(" "));
+      meta.appendChild(element("span", "badge badge-" + kind, kind.charAt(0).toUpperCase() + kind.slice(1)));
     }
-    status.textContent = "Loading all " + total + " papers…";
-    var workers = [];
-    for (var w = 0; w < Math.min(4, queue.length); w++) workers.push(worker());
-    loading = Promise.all(workers).then(function () {
-      all = [];
-      pages.forEach(function (items) { if (items) all.push.apply(all, items); });
-      return all;
-    });
-    loading.catch(function () { loading = null; });
-    return loading;
-  }
-
-  // An item's data-ranks: its place in the whole catalog in each order, in this order.
-  var ORDERS = ["title", "venue", "year", "presentation", "added"];
-  function rank(item, sort) {
-    var ranks = (item.getAttribute("data-ranks") || "").split(" ");
-    return parseInt(ranks[ORDERS.indexOf(sort)], 10) || 0;
-  }
-
-  function matches(item, s) {
-    return s.filters.every(function (f) {
-      if (!f[1]) return true;
-      var words = " " + (item.getAttribute(f[0].getAttribute("data-filter")) || "") + " ";
-      return words.indexOf(" " + f[1] + " ") >= 0;
-    });
+    if (row[5]) {
+      meta.appendChild(document.createTextNode(" "));
+      meta.appendChild(element("span", "badge badge-provisional", "Provisional"));
+    }
+    item.appendChild(meta);
+    var action;
+    if (row[6]) {
+      action = element("a", "pdf-link", "PDF");
+      action.href = row[6];
+      action.setAttribute("aria-label", "PDF: " + title);
+    } else {
+      action = element("a", "find-link", "Find PDF");
+      action.href = fill(section.getAttribute("data-url-find"), { query: title });
+      action.setAttribute("aria-label", "Find PDF on " + section.getAttribute("data-find-engine") + ": " + title);
+    }
+    item.appendChild(action);
+    return item;
   }
 
   function show(items) {
@@ -264,8 +387,10 @@
     return text + ", " + ((option && option.getAttribute("data-describe")) || "by title");
   }
 
+  var asked = 0; // the latest change: an answer to an earlier one is dropped
+
   function apply(focusFrom) {
-    var s = state();
+    var s = state(), turn = ++asked;
     if (isDefault(s)) {
       show(original);
       if (nav) nav.hidden = false;
@@ -274,30 +399,30 @@
       status.textContent = "";
       return;
     }
-    loadAll().then(function (items) {
-      if (!isDefault(state())) render(items, state(), focusFrom);
-    }, function (error) {
-      status.textContent = "The rest of the list could not be loaded (" + error.message + "); try again.";
+    status.textContent = "Loading…";
+    select(s).then(function (result) {
+      var visible = result.found.slice(0, shown);
+      return items(result.data, visible).then(function (made_) {
+        if (turn === asked) render(made_, result.found.length, s, focusFrom);
+      });
+    }).catch(function (error) {
+      if (turn === asked) status.textContent = "The list could not be loaded (" + error.message + "); try again.";
     });
   }
 
-  function render(items, s, focusFrom) {
-    var key = s.sort;
-    var found = items.filter(function (item) { return matches(item, s); });
-    found.sort(function (a, b) { return rank(a, key) - rank(b, key); });
-    var visible = found.slice(0, shown);
+  function render(visible, count, s, focusFrom) {
     show(visible);
     if (nav) nav.hidden = true;
     if (more) {
-      more.hidden = found.length <= shown;
+      more.hidden = count <= shown;
       if (moreButton) {
-        var left = found.length - shown;
+        var left = count - shown;
         moreButton.textContent = "Show " + Math.min(pageSize, left) + " more (" + left + " not shown)";
       }
     }
-    var text = describe(found.length, s) + (found.length > visible.length ? "; showing the first " + visible.length : "");
+    var text = describe(count, s) + (count > visible.length ? "; showing the first " + visible.length : "");
     if (range) range.textContent = text;
-    status.textContent = found.length ? "Showing " + text + "." : "No papers match.";
+    status.textContent = count ? "Showing " + text + "." : "No papers match.";
     if (focusFrom !== undefined && visible[focusFrom]) focusItem(visible[focusFrom]);
   }
 

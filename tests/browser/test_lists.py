@@ -85,7 +85,9 @@ def titles(page) -> list[str]:
 
 def show_everything(page) -> None:
     while page.locator(".list-more").is_visible():
+        before = page.locator("#paper-list > li").count()
         page.locator("#list-more").click()
+        page.wait_for_function(f"document.querySelectorAll('#paper-list > li').length > {before}")
 
 
 def wait_for_status(page) -> None:
@@ -175,7 +177,7 @@ def test_presentation_filter_with_a_tag_and_a_sort_lives_in_the_url(page, shelf)
     wait_for_status(page)
     show_everything(page)
     assert titles(page) == expected("title", kind="spotlight")
-    assert all(k == "spotlight" for k in page.eval_on_selector_all("#paper-list > li", "ls => ls.map(l => l.dataset.presentation)"))
+    assert set(page.eval_on_selector_all("#paper-list > li", "ls => ls.map(l => l.querySelector('.badge-venue + .badge').textContent)")) == {"Spotlight"}
 
     page.select_option("#list-tag", "graph-learning")
     page.select_option("#list-sort", "added")
@@ -205,6 +207,126 @@ def test_presentation_filter_with_a_tag_and_a_sort_lives_in_the_url(page, shelf)
     assert "?" not in page.url and page.locator(".pagination").is_visible()
 
 
+def requests_of(page) -> list[str]:
+    """The paths the page asks for from now on (a list the page appends to), but the favicon."""
+    asked: list[str] = []
+    page.on("request", lambda request: "favicon" in request.url
+            or asked.append(request.url.split("//", 1)[1].split("/", 1)[1]))
+    return asked
+
+
+def test_sorting_and_filtering_fetch_no_other_page_of_the_list(page, shelf):
+    """Issue 32: the list's data file, a tag's file for the tag filter, and the row files of
+    the papers shown: never the list's other pages."""
+    server, _ = shelf
+    page.goto(server.url("/papers/"))
+    asked = requests_of(page)
+    page.select_option("#list-sort", "venue")
+    wait_for_status(page)
+    assert titles(page) == expected("venue")[:PAGE_SIZE]
+    first = list(asked)
+    assert "papers/list.json.gz" in first and all(path.endswith(".json.gz") for path in first), first
+    rows = [path for path in first if path.startswith("lists/")]
+    assert 0 < len(rows) <= PAGE_SIZE and len(set(rows)) == len(rows)  # each row file once
+    show_everything(page)
+    assert [t for t in titles(page) if t.startswith("Paper")] == expected("venue")
+    page.select_option("#list-tag", "graph-learning")
+    page.select_option("#list-presentation", "spotlight")
+    page.select_option("#list-sort", "year")
+    wait_for_status(page)
+    assert titles(page) == expected("year", kind="spotlight", tag="graph-learning")
+    assert "tags/graph-learning/list.json.gz" in asked
+    assert asked.count("papers/list.json.gz") == 1
+    assert not [path for path in asked if "page/" in path or path.endswith((".html", "/"))], asked
+    rows = [path for path in asked if path.startswith("lists/")]
+    assert len(set(rows)) == len(rows)  # each row file once, however often the list changed
+
+
+def served_and_made(page, url: str) -> tuple[list[str], list[str]]:
+    """The items of the list at ``url`` as the server rendered them, and as list.js made them
+    from the rows once sorted by venue: outerHTML, without what the page's scripts add (Save
+    buttons)."""
+    page.goto(url)
+    clean = """ls => ls.map(l => { const c = l.cloneNode(true); c.querySelectorAll('.save-button').forEach(b => b.remove());
+                                  c.removeAttribute('data-slug'); return c.outerHTML; })"""
+    page.wait_for_function("document.querySelector('#paper-list .save-button')")
+    served = page.eval_on_selector_all("#paper-list > li", clean)
+    page.select_option("#list-sort", "venue")
+    wait_for_status(page)
+    page.wait_for_function("document.querySelectorAll('#paper-list .save-button').length === document.querySelectorAll('#paper-list > li').length")
+    return served, page.eval_on_selector_all("#paper-list > li", clean)
+
+
+def test_items_made_from_rows_are_the_servers_items(page, server, bundled_views):
+    """Every paper of the bundled catalog, sorted by venue: each item made in the browser from
+    its row is, node for node, the item the server rendered (math titles, badges, PDF or
+    title search, folded bylines)."""
+    served, made = served_and_made(page, server.url("/papers/"))
+    assert len(served) == len(bundled_views().papers)
+    assert any("<math" in html for html in served) and any("find-link" in html for html in served)
+    assert any("more-authors" in html for html in served)
+    assert made != served and sorted(made) == sorted(served)
+
+
+PEOPLE = """\
+["Ada Homepage"]
+homepage = "https://example.org/~ada/?a=1&b=2"
+
+["Bo Homepage"]
+orcid = "0000-0002-1825-0097"
+"""
+
+
+def test_bylines_made_from_rows_link_every_name_as_the_server_does(page, tmp_path):
+    """A catalog where people need two papers for a page (as past 20,000 papers): names with a
+    page (ASCII, non-ASCII), a homepage or ORCID record instead, a search for the name (an apostrophe, accents),
+    and a byline of fourteen folded after ten: made in the browser, node for node the server's
+    (six papers: a list with controls)."""
+    content = ContentDir(tmp_path / "content")
+    content.write("site.toml", 'title = "Test shelf"\nauthor_page_min_papers = 2\n')
+    content.write("authors.toml", PEOPLE)
+    content.write("venues/work-2024.md", '---\nname: "WORK 2024"\nfull_name: "Work Conference"\nyear: 2024\n---\n')
+    many = tuple(f"Many O'Author {k}" for k in range(10))
+    bylines = [("Ada Homepage", "Seán Ó Briain", "Alan Twice"), ("Seán Ó Briain", "Alan Twice", "Once (Only) D'Arcy"),
+               ("Zoë Müller", "Alan Twice", *many, "Bo Homepage", "Seán Ó Briain"), (), ("Alan Twice",), ("Alan Twice", "Seán Ó Briain")]
+    for i, authors in enumerate(bylines):
+        content.add_paper(f"paper-{i}", paper_md(title=f"Paper {i}", authors=authors, venue=("test-2024", "work-2024")[i % 2]))
+    server = StaticServer(build_site(tmp_path / "site", content=content.root))
+    try:
+        served, made = served_and_made(page, server.url("/papers/"))
+        html = "".join(served)
+        for part in ('href="/authors/al/alan-twice/"', 'href="/authors/se/sean-o-briain/"', 'href="https://example.org/~ada/?a=1&amp;b=2"',
+                     'href="/search/?q=Once%20%28Only%29%20D%27Arcy"', 'href="/search/?q=Zo%C3%AB%20M%C3%BCller"',
+                     'href="https://orcid.org/0000-0002-1825-0097"', '<span class="more-closed">and 4 more</span>', 'class="unknown"'):
+            assert part in html, part
+        assert made != served and sorted(made) == sorted(served)
+    finally:
+        server.close()
+
+
+def test_a_list_whose_data_cannot_be_loaded_says_so(page, shelf):
+    server, _ = shelf
+    page.route("**/list.json.gz", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(server.url("/papers/page/2/?sort=venue"))
+    page.wait_for_function("document.querySelector('#list-status').textContent.includes('could not be loaded')")
+    assert titles(page) == [title_of(i) for i in range(PAGE_SIZE, COUNT)] + [f"Zeta {j}" for j in range(8)]  # the page's own
+    assert page.locator(".pagination").is_visible()
+
+
+def test_find_in_these_papers_is_the_search_held_to_the_list(page, shelf):
+    """The text filter of a list: the search page with the list's venue or tag (a GET form,
+    no script needed), whose cost is the search's, not the list's."""
+    server, _ = shelf
+    page.route("**/search/**", lambda route: route.fulfill(status=200, content_type="text/html", body="<p>search</p>"))
+    for url, held in (("/tags/machine-learning/", "&tag=machine-learning"), ("/venues/work-2024/", "&venue=work-2024"),
+                      ("/papers/page/2/", "")):
+        page.goto(server.url(url))
+        page.fill("#list-find", "zeta graphs")
+        page.press("#list-find", "Enter")
+        page.wait_for_url("**/search/**")
+        assert page.url == server.url("/search/?q=zeta+graphs" + held)
+
+
 def test_controls_that_would_do_nothing_are_not_there(page, shelf, server):
     shelf_server, _ = shelf
     page.goto(shelf_server.url("/venues/test-2024/"))  # one venue, one year
@@ -222,7 +344,7 @@ def test_controls_that_would_do_nothing_are_not_there(page, shelf, server):
 
 def test_venue_page_counts_presentations_in_their_order(page, server):
     page.goto(server.url("/papers/"))
-    venue_url = page.locator("#paper-list > li[data-presentation=oral] .badge-venue").first.get_attribute("href")
+    venue_url = page.locator("#paper-list > li:has(.badge-oral) .badge-venue").first.get_attribute("href")
     page.goto(server.url(venue_url))
     stats = page.locator(".page-header .stats .badge").all_inner_texts()
     kinds = [s.split()[1] for s in stats]
