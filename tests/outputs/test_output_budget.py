@@ -1,10 +1,10 @@
 """The output's size budget (issues 13 and 25): what a paper costs a static host, on a
 synthetic catalog, and no folder that grows with the catalog.
 
-Sizes are deterministic (bench/synth.py writes the same catalog for the same size and seed,
+Sizes are deterministic (bench/synth/ writes the same catalog for the same size and seed,
 and a build writes the same bytes for the same inputs), so they are asserted here; timings
 are not (bench/run.py measures them, and bench/size.py gives any built site's size by part).
-The catalog is bench/synth.py's at 300 papers (real authorship: ~3.9 authors a paper, 61% of
+The catalog is bench/synth/'s at 300 papers (real authorship: ~3.9 authors a paper, 61% of
 authors with one paper, so 168 author pages; 1995-2026; 23 tags), built with an absolute base
 URL so that the feeds and the sitemap are written too. Fixed parts (23 tags' feeds of 20
 entries with their abstracts, the static files, the search's meta and facets) weigh more here
@@ -29,22 +29,21 @@ regression of a few hundred bytes a paper fails):
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from bench import synth
+from bench.harness import sizes as size
 from generator.build import BuildOptions, build
 from generator.content.loader import load_catalog
 from generator.content.slugs import author_key
 
-REPO = Path(__file__).resolve().parents[2]
 PAPERS = 300
 
-# Measured on this catalog when the budget was set (issue 25, with bench/synth.py's real
+# Measured on this catalog when the budget was set (issue 25, with bench/synth/'s real
 # authorship; the code before the budget's second round, main 2c292ca, in brackets).
 # Issue 34 put link previews (OpenGraph, a Twitter card, the meta description) on every page:
 # a paper's page 7,183 -> 7,983 bytes on average, the chrome 1,340 -> 1,751, tar a paper
@@ -68,17 +67,8 @@ CHROME = 1_840  # measured 1,751 bytes (1,340 before the previews): a page's hea
 pytestmark = pytest.mark.slow
 
 
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", REPO / "bench" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    synth = _load("synth")
     root = tmp_path_factory.mktemp("budget")
     content = synth.generate(PAPERS, root / "content", seed=0)
     out = root / "site"
@@ -88,7 +78,7 @@ def built(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def report(built) -> dict:
-    return _load("size").size_report(built)
+    return size.size_report(built)
 
 
 def _people_with(papers: int, built: Path) -> int:

@@ -1,0 +1,1 @@
+"""Benchmarks of Papershelf: synthetic data (``bench.synth``), the suites (``python -m bench.<suite>``)."""
