@@ -1,4 +1,4 @@
-"""bench/size.py: a site's tar size is the one GNU tar writes (what GitHub Pages counts), and the
+"""bench/harness/sizes.py: a site's tar size is the one GNU tar writes (what GitHub Pages counts), and the
 widest folder and largest file are found."""
 
 from __future__ import annotations
