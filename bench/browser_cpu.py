@@ -2,7 +2,7 @@
 for a loop of what a test does (a new context, a page, a few pages loaded, axe run once),
 under each set of launch options given, so that options can be compared on a shared machine.
 
-    .venv/bin/python bench/browser_cpu.py SITE_FOLDER [N]
+    .venv/bin/python -m bench.browser_cpu SITE_FOLDER [N]
 
 SITE_FOLDER is a built site (papershelf build --output SITE_FOLDER). Prints, per option set,
 the CPU seconds of Chromium and its driver per round and the wall time per round.
@@ -19,10 +19,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-from bench.cpu_durations import _descendants_cpu  # noqa: E402
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from bench.cpu_durations import _descendants_cpu
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 

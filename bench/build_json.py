@@ -1,6 +1,6 @@
 """Run ``papershelf build ARGS...`` (the real CLI) and write its BuildReport as JSON.
 
-    python bench/build_json.py REPORT.json build --content C --output O --quiet
+    python -m bench.build_json REPORT.json build --content C --output O --quiet
 
 bench/run.py runs this in a subprocess for every timed build: the command line is the
 CLI's own (``generator.cli.main``), and the report the build returns (pages, bytes,
@@ -19,11 +19,9 @@ from pathlib import Path
 STARTED = time.perf_counter()  # before the generator's imports
 
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
 
-import generator.build as build_module  # noqa: E402
-from generator.cli import main as cli_main  # noqa: E402
+import generator.build as build_module
+from generator.cli import main as cli_main
 
 IMPORTED = time.perf_counter()
 

@@ -1,8 +1,8 @@
 """Time the derive stage and the related lists of a catalog, and the recall of the lists.
 
-    .venv/bin/python bench/derive_bench.py --content /tmp/cat100k            # load, derive, related
-    .venv/bin/python bench/derive_bench.py --papers 10000 --recall 150       # + recall of the exact top 5
-    .venv/bin/python bench/derive_bench.py --content /tmp/cat10k --cprofile derive --jobs 1
+    .venv/bin/python -m bench.derive_bench --content /tmp/cat100k            # load, derive, related
+    .venv/bin/python -m bench.derive_bench --papers 10000 --recall 150       # + recall of the exact top 5
+    .venv/bin/python -m bench.derive_bench --content /tmp/cat10k --cprofile derive --jobs 1
 
 ``--papers N`` takes the synthetic catalog of bench/run.py's cache (``bench/out/catalog-N-seed0``,
 made if missing); ``--content`` any content folder. Times are wall seconds; the related
@@ -30,14 +30,11 @@ import numpy as np
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-for path in (REPO, BENCH):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
 
-from generator.content.loader import load_catalog  # noqa: E402
-from generator.derive import related  # noqa: E402
-from generator.derive.views import derive  # noqa: E402
-from generator.parallel import jobs_chosen  # noqa: E402
+from generator.content.loader import load_catalog
+from generator.derive import related
+from generator.derive.views import derive
+from generator.parallel import jobs_chosen
 
 
 def rss_mb() -> float:
@@ -99,8 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save-lists", type=Path, help="write the related lists here (JSON, by paper index)")
     args = parser.parse_args(argv)
     if args.papers:
-        import run  # noqa: PLC0415  (bench/run.py: the catalog cache)
-        content = run.cached_catalog(args.papers, 0)
+        from bench.harness.catalogs import cached_catalog  # noqa: PLC0415
+        content = cached_catalog(args.papers, 0)
     else:
         content = args.content
     figures: dict[str, float] = {}

@@ -9,7 +9,7 @@ the share; then the papers whose only tag is the catch-all. The tag ids are read
 papers, so a catalog imported by an older Papershelf (whose taxonomy had no ``field``) is
 measured by the same fields::
 
-    python bench/field_tags.py /tmp/cat/content [--tags path/to/tags.toml] [--json]
+    python -m bench.field_tags /tmp/cat/content [--tags path/to/tags.toml] [--json]
 
 Standard library and the generator only; reads the papers' front matter, builds nothing.
 """
@@ -18,17 +18,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
 
-from generator.content.series import series_of  # noqa: E402
-from generator.content.taxonomy import read_taxonomy  # noqa: E402
-from generator.importers.common import paper_files  # noqa: E402
+from generator.content.series import series_of
+from generator.content.taxonomy import read_taxonomy
+from generator.importers.common import paper_files
 
 STARTER_TAGS = REPO / "generator" / "starter" / "content" / "tags.toml"
 

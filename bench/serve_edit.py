@@ -1,9 +1,9 @@
 """``build --serve``: how long a saved title edit takes to be on the served page.
 
-    .venv/bin/python bench/serve_edit.py --papers 1000 --edits 10
-    .venv/bin/python bench/run.py --serve-edit-only --papers 1000,10000   # the same, into results.json
+    .venv/bin/python -m bench.serve_edit --papers 1000 --edits 10
+    .venv/bin/python -m bench.run --serve-edit-only --papers 1000,10000   # the same, into results.json
 
-The synthetic catalog (``bench/synth.py``, cached in ``bench/out/`` as ``run.py`` caches it)
+The synthetic catalog (``bench/synth/``, cached in ``bench/out/`` by ``bench/harness/catalogs.py``)
 is copied into a temporary folder, and ``papershelf build --serve`` is started on it (a cold
 first build). A livereload client is connected to the server's websocket, as a browser
 would be. Then, ``--edits`` times, one paper's title is changed in its file (a different
@@ -54,9 +54,8 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-sys.path.insert(0, str(REPO))
 
-from generator.content import frontmatter  # noqa: E402
+from generator.content import frontmatter
 
 POLL_S = 0.005  # how often the page is fetched while waiting for the edit
 GRACE_S = 1.0  # reloads are still counted this long after the rebuild is done
@@ -333,8 +332,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="time only the fast path, in this process (CPU seconds per edit)")
     args = parser.parse_args(argv)
     if args.catalog is None:
-        sys.path.insert(0, str(BENCH))
-        from run import cached_catalog
+        from bench.harness.catalogs import cached_catalog
 
         args.catalog = cached_catalog(args.papers, args.seed)
     if args.fast_path_only:

@@ -6,10 +6,10 @@ still shows LaTeX (``\\emph``, ``\\cite``, ``\\%``, a ``$…$`` formula as its s
 shown as source because it did not convert (``math-source``), or an abstract wholly inside
 quotes::
 
-    python bench/text_check.py /tmp/cat/content [--examples 5]
+    python -m bench.text_check /tmp/cat/content [--examples 5]
 
 To measure an older Papershelf's pages, put its checkout first:
-``PYTHONPATH=/path/to/old python bench/text_check.py …`` (its ``generator`` is used).
+``PYTHONPATH=/path/to/old python -m bench.text_check …`` (its ``generator`` is used).
 """
 
 from __future__ import annotations
@@ -17,17 +17,11 @@ from __future__ import annotations
 import argparse
 import html
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 
-try:
-    import generator  # noqa: F401  (an older checkout on PYTHONPATH wins)
-except ImportError:  # run from the repository
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from generator.importers.common import paper_files  # noqa: E402
-from generator.text import render_abstract, render_title  # noqa: E402
+from generator.importers.common import paper_files
+from generator.text import render_abstract, render_title
 
 _MATH = re.compile(r"<math.*?</math>", re.S)
 _TAG = re.compile(r"<[^>]+>")

@@ -1,7 +1,7 @@
 """Time the topics and trends of a catalog, and list the topics found (names and sizes).
 
-    .venv/bin/python bench/topics_bench.py --content /tmp/real-cat/content
-    .venv/bin/python bench/topics_bench.py --content content --markdown /tmp/topics.md --json /tmp/t.json
+    .venv/bin/python -m bench.topics_bench --content /tmp/real-cat/content
+    .venv/bin/python -m bench.topics_bench --content content --markdown /tmp/topics.md --json /tmp/t.json
 
 Loads the catalog and derives its views as a build does (``derive``, no build cache, so the
 topics are computed in it once), then computes again, alone, what the topics and trends
@@ -22,13 +22,11 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
 
-from generator.content.loader import load_catalog  # noqa: E402
-from generator.derive import views as views_module  # noqa: E402
-from generator.derive.topics import find_topics, site_topics  # noqa: E402
-from generator.derive.trends import site_trends  # noqa: E402
+from generator.content.loader import load_catalog
+from generator.derive import views as views_module
+from generator.derive.topics import find_topics, site_topics
+from generator.derive.trends import site_trends
 
 
 def rss_mb() -> float:

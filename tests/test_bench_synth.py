@@ -1,14 +1,13 @@
-"""bench/synth.py: synthetic archives are deterministic, shaped like a field's real one, and
+"""bench/synth/: synthetic archives are deterministic, shaped like a field's real one, and
 every form of them reads (records) or builds (content folder).
 
-(No timings here: performance is measured by bench/run.py and the figures in bench/synth.py's
+(No timings here: performance is measured by bench/run.py and the figures in bench/synth/'s
 report.)
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import os
 import re
@@ -22,6 +21,16 @@ from pathlib import Path
 
 import pytest
 
+from bench import run, synth
+from bench.harness.hugo import convert_to_hugo
+from bench.synth import archive as synth_archive
+from bench.synth import authors as synth_authors
+from bench.synth import links as synth_links
+from bench.synth import mess as synth_mess
+from bench.synth import names as synth_names
+from bench.synth import records as synth_records
+from bench.synth import text as synth_text
+from bench.synth import venues as synth_venues
 from generator.content.loader import load_catalog
 from generator.content.slugs import author_key
 from generator.content.taxonomy import read_taxonomy
@@ -30,25 +39,6 @@ from generator.errors import Problems
 from .sitecheck import files_of
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", REPO / "bench" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
-
-
-synth = _load("synth")  # puts bench/ on sys.path: its synth_* modules import by name
-import synth_archive  # noqa: E402
-import synth_authors  # noqa: E402
-import synth_links  # noqa: E402
-import synth_mess  # noqa: E402
-import synth_names  # noqa: E402
-import synth_records  # noqa: E402
-import synth_text  # noqa: E402
-import synth_venues  # noqa: E402
 
 
 def _tree(root: Path) -> dict[str, bytes]:
@@ -100,10 +90,10 @@ def test_identical_across_processes_with_different_hash_seeds(tmp_path):
     for hash_seed in ("1", "2"):
         out = tmp_path / f"hash{hash_seed}"
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        script = (f"import sys; sys.path.insert(0, {str(REPO / 'bench')!r}); import synth; "
+        script = ("from bench import synth; "
                   f"synth.write_records(60, {str(out)!r}, forms=synth.FORMS); "
                   f"synth.generate(60, {str(out / 'content')!r})")
-        subprocess.run([sys.executable, "-c", script], check=True, env=env, capture_output=True, timeout=300)
+        subprocess.run([sys.executable, "-c", script], check=True, env=env, cwd=REPO, capture_output=True, timeout=300)
         trees.append(_tree(out))
     assert trees[0] == trees[1]
     assert {name.split("/")[0] for name in trees[0]} >= {"csl", "bibtex", "openreview", "arxiv", "content"}
@@ -573,12 +563,7 @@ def test_cli_writes_the_catalog_the_records_and_the_statistics(tmp_path, capsys)
 # --------------------------------------------------------------------------- the harness around it
 
 
-def _load_run():
-    return _load("run")
-
-
 def test_title_editor_edits_one_title_and_restores_the_file(tmp_path, catalog_dir):
-    run = _load_run()
     content = tmp_path / "copy"
     shutil.copytree(catalog_dir, content)
     before = _tree(content)
@@ -599,9 +584,8 @@ def test_title_editor_edits_one_title_and_restores_the_file(tmp_path, catalog_di
 @pytest.mark.hugo
 @pytest.mark.skipif(shutil.which("hugo") is None, reason="Hugo is not installed (apt-get install hugo)")
 def test_hugo_builds_the_same_papers_tags_and_venues(tmp_path, catalog_dir, catalog):
-    run = _load_run()
     site = tmp_path / "hugo-site"
-    run.convert_to_hugo(catalog_dir, site)
+    convert_to_hugo(catalog_dir, site)
     out = tmp_path / "public"
     result = subprocess.run(["hugo", "--source", str(site), "--destination", str(out), "--quiet", "--noBuildLock",
                              "--cacheDir", str(tmp_path / "cache")], capture_output=True, text=True, timeout=300)

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python bench/search/index_bytes.py SITE_DIR [query ...]   (after transfer.py's set)
+    .venv/bin/python -m bench.search.index_bytes SITE_DIR [query ...]   (after transfer.py's set)
 
 SITE_DIR holds ``search/`` (a built site, or the files of ``build_search`` written out).
 For each query (by default ``transfer.py``'s set), the page's own service
@@ -25,14 +25,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RUNNER = HERE.parents[1] / "tests" / "js" / "search_runner.js"
-sys.path.insert(0, str(HERE))
 
 
 def main() -> None:
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
     root = Path(sys.argv[1])
-    from transfer import QUERIES
+    from bench.search.transfer import QUERIES
 
     queries = list(QUERIES.values()) + sys.argv[2:]  # transfer.py's set, then the given ones
     done = subprocess.run(["node", str(RUNNER)], input=json.dumps({"root": str(root), "fetches": queries}),
@@ -55,7 +54,7 @@ def main() -> None:
         print(f"{item['q'][:40]:40} {item['total']:7} papers  {total / 1000:6.1f} kB  ({parts})", flush=True)
     print(f"median {statistics.median(totals) / 1000:.1f} kB, max {max(totals) / 1000:.1f} kB")
     # A query typed letter by letter: one page, each file once.
-    from transfer import TYPED
+    from bench.search.transfer import TYPED
 
     steps = [TYPED[:i] for i in range(1, len(TYPED) + 1)]
     done = subprocess.run(["node", str(RUNNER)], input=json.dumps({"root": str(root), "typed": steps}),

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python bench/search/index_cost.py CATALOG [--against REV]
+    .venv/bin/python -m bench.search.index_cost CATALOG [--against REV]
 
 Loads and derives the catalog once per side (in a fresh process each), then times
 ``build_search`` alone: CPU seconds, the rise of the process's peak memory (ru_maxrss)
@@ -22,12 +22,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 MEASURE = r"""
 import gc, gzip, resource, sys, time
-sys.path.insert(0, sys.argv[1])
 from pathlib import Path
 from generator.content.loader import load_catalog
 from generator.derive.views import derive
 from generator.outputs.search import build_search
-site = derive(load_catalog(Path(sys.argv[2])))
+site = derive(load_catalog(Path(sys.argv[1])))
 gc.collect()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 t = time.process_time()
@@ -41,7 +40,8 @@ print(f"build_search CPU {cpu:.1f} s, peak memory +{after - before:.0f} MB over 
 
 
 def run(root: Path, catalog: Path) -> str:
-    done = subprocess.run([sys.executable, "-c", MEASURE, str(root), str(catalog)], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", MEASURE, str(catalog.resolve())], cwd=root, capture_output=True,
+                          text=True)  # cwd first on `python -c`'s path: that checkout's generator
     if done.returncode:
         raise SystemExit(done.stderr)
     return done.stdout.strip()

@@ -2,10 +2,10 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python bench/search/measure.py                 # 10,000 papers, seed 0
-    .venv/bin/python bench/search/measure.py --papers 2000 --runs 3 --json out.json
+    .venv/bin/python -m bench.search.measure                 # 10,000 papers, seed 0
+    .venv/bin/python -m bench.search.measure --papers 2000 --runs 3 --json out.json
 
-Steps: a synthetic catalog from ``bench/synth.py`` (``generate(n, out, seed)``), a real
+Steps: a synthetic catalog from ``bench/synth/`` (``generate(n, out, seed)``), a real
 ``papershelf build`` of it, a local HTTP server on 127.0.0.1 that gzips text responses (as
 any static host does) and logs when each response was sent and how many bytes went on
 the wire, and Debian's Chromium driven by Playwright (cold cache: a new browser context
@@ -43,10 +43,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
 
-from generator.build import BuildOptions, build  # noqa: E402
+from generator.build import BuildOptions, build
 
 CHROMIUM = os.environ.get("PAPERSHELF_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -54,7 +52,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 GZIP_TYPES = ("text/", "application/json", "application/javascript", "image/svg+xml")
 
 # A first-result query of each kind, on the synthetic catalog (its words come from the seed
-# abstracts and titles; author names are from bench/synth.py's pool).
+# abstracts and titles; author names are from bench/synth/'s pool).
 LOAD_QUERIES = {
     "title word": "watermark",
     "author name": "yamamoto",
@@ -162,11 +160,7 @@ class Server:
 def make_site(papers: int, seed: int, work: Path, reuse: bool) -> Path:
     content, site = work / f"content-{papers}-{seed}", work / f"site-{papers}-{seed}"
     if not (reuse and (content / "papers").is_dir()):
-        sys.path.insert(0, str(REPO / "bench"))
-        try:
-            from synth import generate  # bench/synth.py
-        except ImportError as exc:  # pragma: no cover
-            raise SystemExit(f"bench/synth.py is needed to make the catalog: {exc}")
+        from bench.synth import generate
         t = time.perf_counter()
         generate(papers, content, seed=seed)
         print(f"catalog: {papers} papers in {time.perf_counter() - t:.0f}s", file=sys.stderr)

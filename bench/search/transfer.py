@@ -2,11 +2,11 @@
 
 Usage (from the repository root; ``npm install`` in bench/search first, for Pagefind)::
 
-    .venv/bin/python bench/search/transfer.py --papers 10000            # catalog, build, Pagefind, measure
-    .venv/bin/python bench/search/transfer.py --papers 10000 --reuse    # the same site again
-    .venv/bin/python bench/search/transfer.py --papers 100000 --stats-only   # file counts and sizes only
+    .venv/bin/python -m bench.search.transfer --papers 10000            # catalog, build, Pagefind, measure
+    .venv/bin/python -m bench.search.transfer --papers 10000 --reuse    # the same site again
+    .venv/bin/python -m bench.search.transfer --papers 100000 --stats-only   # file counts and sizes only
 
-Steps: a synthetic catalog (``bench/synth.py``), ``papershelf build`` of it, Pagefind
+Steps: a synthetic catalog (``bench/synth/``), ``papershelf build`` of it, Pagefind
 (``bench/search/node_modules``, pinned in ``bench/search/package.json``) indexing the
 paper pages' ``<article>``, then a local server on 127.0.0.1 that gzips text responses and
 logs every response's bytes on the wire (headers and body; fetches of Web Workers
@@ -36,10 +36,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(HERE))
 
-from measure import CHROMIUM, CHROMIUM_ARGS, LoggingGzipHandler, Server  # noqa: E402
+from bench.search.measure import CHROMIUM, CHROMIUM_ARGS, LoggingGzipHandler, Server
 
 QUERIES = {
     "title word": "watermark",
@@ -107,8 +105,7 @@ def make_site(papers: int, seed: int, work: Path, reuse: bool) -> tuple[Path, di
     content, site = work / f"content-{papers}-{seed}", work / f"site-{papers}-{seed}"
     costs: dict = {}
     if not (reuse and (content / "papers").is_dir()):
-        sys.path.insert(0, str(REPO / "bench"))
-        from synth import generate
+        from bench.synth import generate
 
         generate(papers, content, seed=seed)
     if not (reuse and (site / "search" / "meta.json").is_file()):

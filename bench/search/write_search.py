@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python bench/search/write_search.py CATALOG OUT_DIR [NAME=VALUE ...]
+    .venv/bin/python -m bench.search.write_search CATALOG OUT_DIR [NAME=VALUE ...]
 
 NAME=VALUE overrides a size of ``generator/outputs/search/shards.py`` for this run (e.g.
 ``DOC_CHUNK=100 DICT_BYTES=40000 TERM_BYTES=64000 OWN_BYTES=24000``; the tree's are 200,
@@ -17,11 +17,9 @@ import shutil
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from generator.content.loader import load_catalog  # noqa: E402
-from generator.derive.views import derive  # noqa: E402
-from generator.outputs.search import build_search, stored_files  # noqa: E402
+from generator.content.loader import load_catalog
+from generator.derive.views import derive
+from generator.outputs.search import build_search, stored_files
 
 
 def main() -> None:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 import re
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
+from bench import topics_purity
+from bench.synth import build_archive
 from generator.derive.charts import year_bars
 from generator.derive.topic_map import DOTS_HEIGHT, DOTS_WIDTH, MAP_HEIGHT, MAP_WIDTH, paper_dots, topic_layout
 from generator.derive.topic_model import MAX_TOPICS, topic_count
@@ -321,29 +320,21 @@ def test_topics_that_share_a_first_keyword_are_labelled_by_their_names_on_the_ma
     assert labels == ["Image, captioning", "Image, super-resolution", "speech", "Other papers"]
 
 
-def _bench(name: str):
-    """A module of bench/ (its synth_* modules import each other by name)."""
-    folder = str(Path(__file__).resolve().parents[2] / "bench")
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    return importlib.import_module(name)
-
-
 @pytest.mark.parametrize("n, seed", [(1200, 7), pytest.param(2000, 1, marks=pytest.mark.slow),
                                      pytest.param(3000, 5, marks=pytest.mark.slow)])
 def test_topics_separate_the_venues_fields_at_least_as_well_as_tfidf_svd_kmeans(n, seed):
     """A synthetic mixed archive (vision, language, robotics, speech, ML venues; the general
     ones, AAAI and IJCAI, have no field): purity by venue field, ours against the plain
     recipe with as many topics. Keeping only a paper's 64 heaviest terms lost in 4 of 5."""
-    archive, purity = _bench("synth_archive").build_archive(n, seed=seed), _bench("topics_purity")
+    archive = build_archive(n, seed=seed)
     texts = [(p.title, p.clean_abstract) for p in archive.papers]
     fields = [None if p.venue.field == "ai" else p.venue.field for p in archive.papers]
     assert len({f for f in fields if f}) >= 4
     found = find_topics(texts)
-    ours = purity.purity(found.labels, fields)
-    baseline = purity.purity(purity.baseline_labels(texts, len(found.names)), fields)
+    ours = topics_purity.purity(found.labels, fields)
+    baseline = topics_purity.purity(topics_purity.baseline_labels(texts, len(found.names)), fields)
     assert ours >= baseline, (ours, baseline)
-    assert purity.purity([0] * len(fields), fields) < ours - 0.1  # the fields are mixed: one topic is no good
+    assert topics_purity.purity([0] * len(fields), fields) < ours - 0.1  # the fields are mixed: one topic is no good
 
 
 def test_a_topic_is_named_by_what_all_its_papers_share_not_by_a_part_of_them():

@@ -1,10 +1,10 @@
 """The output's size budget (issues 13 and 25): what a paper costs a static host, on a
 synthetic catalog, and no folder that grows with the catalog.
 
-Sizes are deterministic (bench/synth.py writes the same catalog for the same size and seed,
+Sizes are deterministic (bench/synth/ writes the same catalog for the same size and seed,
 and a build writes the same bytes for the same inputs), so they are asserted here; timings
-are not (bench/run.py measures them, and bench/size.py gives any built site's size by part).
-The catalog is bench/synth.py's at 300 papers (real authorship: ~3.9 authors a paper, 61% of
+are not (bench/run.py measures them, and bench/harness/sizes.py gives any built site's size by part).
+The catalog is bench/synth/'s at 300 papers (real authorship: ~3.9 authors a paper, 61% of
 authors with one paper, so 168 author pages; 1995-2026; 23 tags), built with an absolute base
 URL so that the feeds and the sitemap are written too. Fixed parts (23 tags' feeds of 20
 entries with their abstracts, the static files, the search's meta and facets) weigh more here
@@ -14,7 +14,7 @@ What is asserted (the budgets have ~5% headroom over what this build writes, so 
 regression of a few hundred bytes a paper fails):
 
 * the **tar** of the whole site (what GitHub Pages counts against its 1 GB: a 512-byte header
-  an entry, files padded to 512, long names' extra entries; bench/size.py ``tar``) per paper:
+  an entry, files padded to 512, long names' extra entries; bench/harness/sizes.py ``tar``) per paper:
   ≤ ``TAR_PER_PAPER``; files per paper ≤ ``FILES_PER_PAPER``;
 * a paper's page on average ≤ ``PAPER_PAGE``, an author's page ≤ ``AUTHOR_PAGE``, a list
   item ≤ ``LIST_ITEM``;
@@ -22,29 +22,28 @@ regression of a few hundred bytes a paper fails):
   54,000 entries; we keep every one under 10,000 at 100,000 papers): ``papers/`` holds a
   folder per venue, ``authors/`` a two-character bucket per first letters, the list pages'
   ``page/`` folders a page per 100 papers (per 1,000 names for authors), ``search/``'s files
-  a file per many papers (bench/size.py reports the widest folder of any build);
+  a file per many papers (bench/harness/sizes.py reports the widest folder of any build);
 * **no file grows past a host's limit**: the catalog's exports are a file a year, gzip, and
   a venue's BibTeX holds its papers only.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from bench import synth
+from bench.harness import sizes as size
 from generator.build import BuildOptions, build
 from generator.content.loader import load_catalog
 from generator.content.slugs import author_key
 
-REPO = Path(__file__).resolve().parents[2]
 PAPERS = 300
 
-# Measured on this catalog when the budget was set (issue 25, with bench/synth.py's real
+# Measured on this catalog when the budget was set (issue 25, with bench/synth/'s real
 # authorship; the code before the budget's second round, main 2c292ca, in brackets).
 # Issue 34 put link previews (OpenGraph, a Twitter card, the meta description) on every page:
 # a paper's page 7,183 -> 7,983 bytes on average, the chrome 1,340 -> 1,751, tar a paper
@@ -68,17 +67,8 @@ CHROME = 1_840  # measured 1,751 bytes (1,340 before the previews): a page's hea
 pytestmark = pytest.mark.slow
 
 
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", REPO / "bench" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    synth = _load("synth")
     root = tmp_path_factory.mktemp("budget")
     content = synth.generate(PAPERS, root / "content", seed=0)
     out = root / "site"
@@ -88,7 +78,7 @@ def built(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def report(built) -> dict:
-    return _load("size").size_report(built)
+    return size.size_report(built)
 
 
 def _people_with(papers: int, built: Path) -> int:
@@ -194,7 +184,7 @@ def test_no_folder_grows_with_the_catalog_but_a_venue_s(built, report):
     catalog_years = {v.year for v in load_catalog(built.parent / "content").venues.values()}
     assert years == sorted(f"papers-{y}.{ext}.gz" for y in catalog_years for ext in ("bib", "json"))
     assert len(top) < 20 + len(years)
-    # and the widest folder of this site is a venue's (bench/size.py)
+    # and the widest folder of this site is a venue's (bench/harness/sizes.py)
     widest, entries = report["widest"]
     # (or authors/: its two-character buckets and one-letter index pages, at most 37 x 37 + 28)
     assert (widest.startswith("papers/") and widest.count("/") == 2 and entries == max(papers_of.values())) or \

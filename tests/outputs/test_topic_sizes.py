@@ -4,7 +4,7 @@ What these pages hold grows with the catalog only up to fixed caps: at most
 ``topic_model.MAX_TOPICS`` topics on the topic map, its list and the trends page; share
 charts over at most ``trends.SHARE_YEARS`` years; at most ``topic_map.MAX_DOTS`` papers on a
 topic's map and ``pages.PAGE_SIZE`` in its list; a venue's mix of ``topics.MIX_SHOWN``. So
-the worst case is built here from a small synthetic catalog (bench/synth.py) pushed to each
+the worst case is built here from a small synthetic catalog (bench/synth/) pushed to each
 cap: its venues spread over 32 years (1995-2026), then split once into ``MAX_TOPICS``
 topics (the most topics a catalog of any size gets: the topic index and /trends/ at their
 largest) and once into two (topics of hundreds of papers: a topic page with a full map
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from bench import synth
 from generator.content.loader import load_catalog
 from generator.derive import topic_model
 from generator.derive.topic_map import MAX_DOTS
@@ -28,7 +29,6 @@ from generator.outputs.pages import PAGE_SIZE, plan_pages
 from generator.outputs.render import make_environment, render_page, site_globals
 
 from ..conftest import REPO
-from .test_output_budget import _load
 
 PAGE_BOUND = 300_000
 PAPERS = 700
@@ -39,7 +39,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def catalog(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("topic-sizes")
-    content = _load("synth").generate(PAPERS, root / "content", seed=0)
+    content = synth.generate(PAPERS, root / "content", seed=0)
     for i, venue in enumerate(sorted((content / "venues").glob("*.md"))):
         text = venue.read_text(encoding="utf-8")
         venue.write_text(re.sub(r"(?m)^year: \d+$", f"year: {1995 + i % 32}", text), encoding="utf-8")

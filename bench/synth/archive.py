@@ -1,10 +1,10 @@
 """A synthetic archive in memory (``build_archive``) and its measured statistics (``measure``).
 
 ``build_archive(n, seed, params)`` makes ``n`` papers, deterministic for ``(n, seed, params)``:
-the conference-years (``synth_venues``), who wrote each paper (``synth_authors``, names from
-``synth_names``), the text and tags (``synth_text``; a paper's field is its venue's, or at
-general venues its lab's), the links (``synth_links``) and the record defects
-(``synth_mess``). Each part draws from its own random stream, so turning one defect off
+the conference-years (``venues``), who wrote each paper (``authors``, names from
+``names``), the text and tags (``text``; a paper's field is its venue's, or at
+general venues its lab's), the links (``links``) and the record defects
+(``mess``). Each part draws from its own random stream, so turning one defect off
 leaves the rest of the archive as it was.
 
 A ``Paper`` holds its record as a source has it (``entries``, ``abstract``, ``links``: what
@@ -25,13 +25,13 @@ from generator.content.slugs import author_key
 from generator.content.taxonomy import read_taxonomy
 from generator.importers import tags as tags_module
 
-import synth_authors
-import synth_names
-import synth_text
-import synth_venues
-from synth_links import LinkMaker, Links
-from synth_mess import Entry, MessParams, Messer, full
-from synth_venues import VenueYear
+from . import authors as synth_authors
+from . import names as synth_names
+from . import text as synth_text
+from . import venues as synth_venues
+from .links import LinkMaker, Links
+from .mess import Entry, MessParams, Messer, full
+from .venues import VenueYear
 
 
 @dataclass(frozen=True)

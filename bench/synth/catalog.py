@@ -2,11 +2,11 @@
 
 Usage::
 
-    python bench/synth.py 10000 /tmp/cat10k                     # a content folder (catalog)
-    python bench/synth.py 10000 /tmp/cat10k --via csl           # ... through `papershelf import csl`
-    python bench/synth.py 100000 /tmp/rec100k --records-only --form csl     # records to import
-    python bench/synth.py 100000 /tmp/rec100k --records-only --form all     # csl, bibtex, openreview, arxiv
-    python bench/synth.py 20000 --stats                         # the archive's statistics (JSON)
+    python -m bench.synth 10000 /tmp/cat10k                     # a content folder (catalog)
+    python -m bench.synth 10000 /tmp/cat10k --via csl           # ... through `papershelf import csl`
+    python -m bench.synth 100000 /tmp/rec100k --records-only --form csl     # records to import
+    python -m bench.synth 100000 /tmp/rec100k --records-only --form all     # csl, bibtex, openreview, arxiv
+    python -m bench.synth 20000 --stats                         # the archive's statistics (JSON)
 
 Options: ``--seed S`` (default 0); ``--clean`` (no record defects); ``--duplicates`` (the
 content folder keeps the records that repeat another paper's abstract, which today's build
@@ -14,20 +14,20 @@ refuses); ``--suggest-tags`` (tags by the importer's suggestions, slow). Same ``
 options -> byte-identical files. ``OUT`` is replaced only when it is a previous synthetic
 folder (it holds the marker file ``.papershelf-synth``), never someone's folder.
 
-**The archive** (``synth_archive.build_archive``): about 250 conference-years at 100,000
-papers (``synth_venues``: NeurIPS, ICML, ICLR, CVPR, ICCV, ECCV, WACV, ACL, EMNLP, NAACL and
+**The archive** (``archive.build_archive``): about 250 conference-years at 100,000
+papers (``venues``: NeurIPS, ICML, ICLR, CVPR, ICCV, ECCV, WACV, ACL, EMNLP, NAACL and
 their Findings, AAAI, IJCAI, KDD, AISTATS, UAI, COLT, CoRL, RSS, ICRA, IROS, SIGGRAPH,
 Interspeech, ICASSP and some workshops, in their real years, sizes growing over time);
-authorship with a real archive's statistics and labs (``synth_authors``, ``synth_names``:
+authorship with a real archive's statistics and labs (``authors``, ``names``:
 3.9 authors a paper, 1.44 distinct authors a paper, 61 % of them with one paper, the most
 prolific with ~270 at 100,000; namesakes); abstracts from the real seed sentences with
 coined words and each field's phrase bank, titles, tags that follow the text
-(``synth_text``, ``synth_fields``); landing pages and DOIs on the real hosts in their real
-shapes (``synth_links``); record defects at real rates (``synth_mess``).
+(``text``, ``fields``); landing pages and DOIs on the real hosts in their real
+shapes (``links``); record defects at real rates (``mess``).
 
-**The records** (``write_records``; ``synth_records``): one file per conference-year in each
+**The records** (``write_records``; ``records``): one file per conference-year in each
 form: CSL-JSON (as Zotero exports it), BibTeX, OpenReview API v2 notes, arXiv API Atom
-feeds, plus ``stats.json`` (``synth_archive.measure``).
+feeds, plus ``stats.json`` (``archive.measure``).
 
 **The content folder** (``generate``, used by ``bench/run.py`` and the tests): what
 ``papershelf import csl`` makes of the CSL records, by the importer itself: the records are
@@ -53,36 +53,31 @@ import dataclasses
 import functools
 import json
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
-REPO = BENCH.parent
-for _path in (str(REPO), str(BENCH)):  # run as a script or loaded by path: generator and synth_* importable
-    if _path not in sys.path:
-        sys.path.insert(0, _path)
+HERE = Path(__file__).resolve().parent
 
-from generator.content.taxonomy import read_taxonomy  # noqa: E402
-from generator.errors import Problems  # noqa: E402
-from generator.importers.csl import CSL, import_csl, read_csl, records_from_csl  # noqa: E402
-from generator.importers.records import Record, RecordsReport, doi_url, import_files  # noqa: E402
+from generator.content.taxonomy import read_taxonomy
+from generator.errors import Problems
+from generator.importers.csl import CSL, import_csl, read_csl, records_from_csl
+from generator.importers.records import Record, RecordsReport, doi_url, import_files
 
-import synth_records  # noqa: E402
-from synth_archive import Archive, Paper, Params, build_archive, measure  # noqa: E402
-from synth_mess import MessParams, full  # noqa: E402
-from synth_text import MAX_RANK, SYLLABLES, TAGS_TOML, load_corpus, pseudo_word  # noqa: E402,F401
+from . import records as synth_records
+from .archive import Archive, Paper, Params, build_archive, measure
+from .mess import MessParams, full
+from .text import MAX_RANK, SYLLABLES, TAGS_TOML, load_corpus, pseudo_word  # noqa: F401
 
 MARKER = ".papershelf-synth"
-SOURCES = sorted(BENCH.glob("synth*.py"))  # what the archive depends on (bench/run.py's cache key)
+SOURCES = sorted(p for p in HERE.rglob("*") if p.is_file() and p.suffix in {".py", ".json", ".toml", ".txt"})  # bench/run.py's cache key
 FORMS = synth_records.FORMS
 PLACEHOLDER_TAG = "synth-placeholder"
 PLACEHOLDER_TAXONOMY = f"""\
 # One tag, so that the importer's tag suggestion is instant; replaced after the import.
 [{PLACEHOLDER_TAG}]
 name = "Placeholder"
-description = "Replaced by bench/synth.py after the import."
+description = "Replaced by bench/synth/ after the import."
 phrases = []
 fallback = true
 """
@@ -111,7 +106,7 @@ def _make_folder(out: Path, fill) -> Path:
 
 def _site_toml(n: int, seed: int) -> str:
     return (
-        "# A synthetic catalog written by bench/synth.py (deterministic for its size and seed).\n"
+        "# A synthetic catalog written by python -m bench.synth (deterministic for its size and seed).\n"
         f'title = "Synthetic catalog: {n} papers (seed {seed})"\n'
         f'description = "A synthetic archive of {n} conference papers, 1995–2026, for benchmarks."\n'
         'base_url = "/"\n'
@@ -198,7 +193,7 @@ def generate(n: int, out: Path, seed: int = 0, *, suggest_tags: bool = False, vi
             shutil.copyfile(TAGS_TOML, content / "tags.toml")
             taxonomy = read_taxonomy(TAGS_TOML, "tags.toml") if suggest_tags else None
             write_content(archive, content, duplicates=duplicates, taxonomy=taxonomy)
-        (content / MARKER).write_text(f"bench/synth.py n={n} seed={seed} via={via} suggest_tags={suggest_tags} "
+        (content / MARKER).write_text(f"python -m bench.synth n={n} seed={seed} via={via} suggest_tags={suggest_tags} "
                                       f"duplicates={duplicates}\n", encoding="utf-8")
         return content
 
@@ -223,7 +218,7 @@ def write_records(n: int, out: Path, seed: int = 0, *, forms: tuple[str, ...] = 
             synth_records.write_form(archive, form, folder / form)
         (folder / "stats.json").write_text(json.dumps(measure(archive), indent=1, ensure_ascii=False) + "\n",
                                            encoding="utf-8")
-        (folder / MARKER).write_text(f"bench/synth.py n={n} seed={seed} records={','.join(forms)}\n",
+        (folder / MARKER).write_text(f"python -m bench.synth n={n} seed={seed} records={','.join(forms)}\n",
                                      encoding="utf-8")
         return folder
 
@@ -317,6 +312,3 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(measure(build_archive(args.n, args.seed, params)), indent=1, ensure_ascii=False))
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from generator.content.words import ascii_fold
 
-from synth_venues import MONTHS, PMLR_VOLUMES, VenueYear, roman
+from .venues import MONTHS, PMLR_VOLUMES, VenueYear, roman
 
 _OPENREVIEW_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _IEEE_DOC = ((1995, 525_000), (2000, 844_000), (2005, 1_570_000), (2010, 5_509_000), (2015, 7_139_000),

@@ -1,7 +1,7 @@
 """Output size of a built site, by part, as a static host counts it.
 
-    .venv/bin/python bench/size.py SITE [--papers N] [--json]
-    .venv/bin/python bench/size.py BEFORE AFTER --papers N      # a before/after table
+    .venv/bin/python -m bench.harness.sizes SITE [--papers N] [--json]
+    .venv/bin/python -m bench.harness.sizes BEFORE AFTER --papers N      # a before/after table
 
 Parts are the site's sections (``papers/``, ``authors/``, ``tags/``, ``venues/``,
 ``search/``, ...) split by what the files are (pages, BibTeX, feeds, data), and the
@@ -21,13 +21,14 @@ the build keeps to rebuild incrementally) is shown apart and left out of the par
 
 Also reported: **the widest folder** (Netlify fails a deploy with a folder of more than
 54,000 entries) and **the largest file** (Cloudflare Pages refuses files over 25 MiB).
-``bench/run.py`` calls ``size_report`` on the sites it builds; the per-paper budget is
+``bench/run.py`` calls ``size_report`` (and ``tree_size``, ``search_sizes``) on the sites it builds; the per-paper budget is
 tested on a synthetic catalog in tests/outputs/test_output_budget.py.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import sys
@@ -141,6 +142,54 @@ def size_report(site: Path) -> dict[str, object]:
         "largest": list(largest),
         "manifest_bytes": manifest,
     }
+
+
+def tree_size(root: Path) -> tuple[int, int, int]:
+    """(files, HTML pages, bytes) under ``root``."""
+    files = pages = size = 0
+    for folder, _, names in os.walk(root):
+        for name in names:
+            files += 1
+            pages += name.endswith(".html")
+            size += os.path.getsize(os.path.join(folder, name))
+    return files, pages, size
+
+
+def search_sizes(site: Path) -> dict[str, int]:
+    """Bytes of each file under ``search/`` (not HTML), raw and gzipped, and their totals."""
+    sizes: dict[str, int] = {}
+    search = site / "search"
+    raw = gz = 0
+    for path in sorted(search.rglob("*")) if search.is_dir() else []:
+        if not path.is_file() or path.suffix == ".html":
+            continue
+        data = path.read_bytes()
+        name = path.relative_to(search).as_posix()
+        sizes[name] = len(data)
+        sizes[name + ".gz"] = len(gzip.compress(data, compresslevel=6, mtime=0))
+        raw += sizes[name]
+        gz += sizes[name + ".gz"]
+    sizes["total"], sizes["total.gz"] = raw, gz
+    return sizes
+
+
+def index_terms(site: Path) -> int | None:
+    """Distinct terms in the lunr index(es) under ``search/`` (the corpus' vocabulary)."""
+    terms: set[str] = set()
+    found = False
+    for path in sorted((site / "search").glob("*.json")) if (site / "search").is_dir() else []:
+        try:
+            data = json.loads(path.read_bytes())
+        except ValueError:
+            continue
+        if isinstance(data, dict) and isinstance(data.get("invertedIndex"), list):
+            found = True
+            terms.update(entry[0] for entry in data["invertedIndex"] if entry)
+    return len(terms) if found else None
+
+
+def count_dirs(folder: Path) -> int:
+    return sum(1 for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else 0
 
 
 def _mb(n: int) -> str:

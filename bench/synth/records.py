@@ -39,11 +39,11 @@ from pathlib import Path
 from typing import Iterator
 from xml.sax.saxutils import escape, quoteattr
 
-import synth_fields
-from synth_archive import Archive, Paper
-from synth_links import LinkMaker, id_base
-from synth_mess import full
-from synth_venues import MONTHS, VenueYear
+from . import fields as synth_fields
+from .archive import Archive, Paper
+from .links import LinkMaker, id_base
+from .mess import full
+from .venues import MONTHS, VenueYear
 
 FORMS = ("csl", "bibtex", "openreview", "arxiv")
 EXTENSIONS = {"csl": "json", "bibtex": "bib", "openreview": "json", "arxiv": "xml"}

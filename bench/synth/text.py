@@ -7,7 +7,7 @@
 * **Field text**: the seeds are machine learning only, so a paper of another field (its
   lab's: vision, language, speech, robotics, graphics, theory, data mining, AI) takes
   about half of its sentences, and most titles, from that field's phrase bank
-  (``synth_fields``), one subtopic per paper. Bank sentences vote for the tags the real
+  (``fields``), one subtopic per paper. Bank sentences vote for the tags the real
   ``suggest_tags`` gives them (so tags follow the text whatever the taxonomy).
 * **Abstracts**: 4–11 sentences, most seed sentences from one source abstract (its topic).
   15 % of the words of five or more letters are replaced by pseudo-words drawn from an
@@ -33,9 +33,9 @@ from generator.content import frontmatter
 from generator.content.taxonomy import read_taxonomy
 from generator.importers import tags as tags_module
 
-import synth_fields
+from . import fields as synth_fields
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SEEDS_DIR = REPO.parent / "shared" / "seeds"
 FALLBACK_PAPERS = REPO / "content" / "papers"
 TAGS_TOML = REPO / "content" / "tags.toml"
