@@ -2,8 +2,8 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python bench/synth.py 10000 /tmp/cat10k        # a synthetic catalog (seed 0)
-    .venv/bin/python bench/list_bytes.py /tmp/cat10k [--json out.json] [--no-browser]
+    .venv/bin/python -m bench.synth 10000 /tmp/cat10k        # a synthetic catalog (seed 0)
+    .venv/bin/python -m bench.list_bytes /tmp/cat10k [--json out.json] [--no-browser]
 
 What it does: loads and derives the catalog (no whole build: at 100,000 papers that is half
 an hour), writes the files a list's sort and filter read (``outputs.list_data``: every
@@ -38,15 +38,13 @@ import threading
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
 
-from generator.content.loader import load_catalog  # noqa: E402
-from generator.derive.urls import LIST_VENUES, PAPERS, list_data, list_rows, tag_page  # noqa: E402
-from generator.derive.views import derive  # noqa: E402
-from generator.outputs.list_data import ROW_SHARD, build_list_data  # noqa: E402
-from generator.outputs.pages import PAGE_SIZE, plan_pages  # noqa: E402
-from generator.outputs.render import make_environment, render_page, site_globals  # noqa: E402
+from generator.content.loader import load_catalog
+from generator.derive.urls import LIST_VENUES, PAPERS, list_data, list_rows, tag_page
+from generator.derive.views import derive
+from generator.outputs.list_data import ROW_SHARD, build_list_data
+from generator.outputs.pages import PAGE_SIZE, plan_pages
+from generator.outputs.render import make_environment, render_page, site_globals
 
 GZIP_TYPES = ("text/", "application/javascript", "image/svg+xml")
 
