@@ -305,7 +305,8 @@ def derive(catalog: Catalog) -> SiteData:
     )
     largest = max((len(by_tag[t]) for t in catalog.tags), default=0)
     tags = tuple(
-        TagView(ref=tag_refs[t.id], papers=tuple(by_tag[t.id]), venue_counts=ref_counts(p.venue for p in by_tag[t.id]),
+        TagView(ref=tag_refs[t.id], papers=tuple(by_tag[t.id]),
+                venue_counts=ref_counts(p.venue.base or p.venue for p in by_tag[t.id]),  # a track counts as its venue
                 bar=_bar(len(by_tag[t.id]), largest))
         for t in catalog.tags.values()
     )

@@ -480,3 +480,22 @@ def test_every_word_one_edit_away_is_under_a_typo_key():
             assert wanted & set(keys_of(variant)), (word, variant)
     assert not one_edit("watermark", "wtaremark") and not one_edit("sensor", "sensors2")
     assert "en " in set(typo_keys("censor")) & set(keys_of("sensor"))  # a wrong first letter: the tail
+
+
+def test_a_person_card_names_a_venue_series_once_tracks_and_findings_alike(content):
+    content.write("venues/acl-2022.md", "---\nname: ACL 2022\nfull_name: Proceedings of the 60th Annual Meeting of "
+                  "the Association for Computational Linguistics\nyear: 2022\n---\n")
+    content.write("venues/findings-acl-2023.md", "---\nname: Findings of ACL 2023\nfull_name: 'Findings of the "
+                  "Association for Computational Linguistics: ACL 2023'\nyear: 2023\n---\n")
+    authors = ("Fandong Meng", "Jinan Xu")
+    content.add_paper("a", paper_md("Main One", authors=authors, venue="acl-2022"))
+    content.add_paper("b", paper_md("In Findings", authors=authors, venue="acl-2022", extra="track: findings"))
+    content.add_paper("c", paper_md("Findings Volume", authors=authors, venue="findings-acl-2023"))
+    content.add_paper("d", paper_md("Elsewhere", authors=authors))
+    files = site_files(content)
+    people = {}
+    for path, text in files.items():
+        if path.startswith("search/people/"):
+            people.update(json.loads(text))
+    card = next(e for e in people["meng"] if e[0] == "Fandong Meng")
+    assert card[4] == "ACL · TEST"

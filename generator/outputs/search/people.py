@@ -18,10 +18,11 @@ with a page), never derived again here.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from typing import Mapping
 
+from ...content.series import series_of
+from ...derive.trends import series
 from ...derive.views import SiteData
 from .ids import key_file
 from ...content.words import tokenize
@@ -29,7 +30,6 @@ from ...content.words import tokenize
 PEOPLE_BYTES = 6_000  # about 2.5 kB gzip per file
 KEY_CHARS = 3  # a family name's file is chosen by its first letters: typing "zho", "zhou" reads one file
 SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "phd"})
-_YEAR = re.compile(r"\s*\b(?:19|20)\d\d\b\s*$")
 
 
 def family_token(name: str) -> str:
@@ -40,9 +40,13 @@ def family_token(name: str) -> str:
     return words[-1] if words else ""
 
 
-def series_name(venue_name: str) -> str:
-    """"ACL 2022" -> "ACL": a venue's name without its year."""
-    return _YEAR.sub("", venue_name) or venue_name
+def series_name(venue) -> str:
+    """The series of a venue ref (a track's: its venue's): a known series' short name
+    (``content.series``: "ACL" for acl-2022 and findings-acl-2022), else the venue's name
+    without its year or edition (``derive.trends.series``: "ACL 2022" -> "ACL")."""
+    base = venue.base or venue
+    found = series_of(base.id)
+    return found.series.short if found is not None else series(base.name)
 
 
 def people_files(site: SiteData, ref_of: Mapping[str, int], files: dict[str, str]) -> int:
@@ -53,7 +57,7 @@ def people_files(site: SiteData, ref_of: Mapping[str, int], files: dict[str, str
         if not refs or not author.ref.path:
             continue
         years = [p.venue.year for p in author.papers]
-        venues = Counter(series_name(p.venue.name) for p in author.papers)
+        venues = Counter(series_name(p.venue) for p in author.papers)
         main = " · ".join(name for name, _ in sorted(venues.items(), key=lambda kv: (-kv[1], kv[0]))[:3])
         deltas = [refs[0]] + [b - a for a, b in zip(refs, refs[1:])]
         entry: list = [author.ref.name, author.ref.path, min(years), max(years), main, deltas]
