@@ -499,3 +499,19 @@ def test_a_person_card_names_a_venue_series_once_tracks_and_findings_alike(conte
             people.update(json.loads(text))
     card = next(e for e in people["meng"] if e[0] == "Fandong Meng")
     assert card[4] == "ACL · TEST"
+
+
+def test_numbered_namesakes_get_cards_with_their_numbers_found_by_the_plain_name(content):
+    content.write("authors.toml", '["Jie Zhou 0001"]\ncoauthors = ["Jiwen Lu"]\n\n'
+                                  '["Jie Zhou 0002"]\ncoauthors = ["Fandong Meng"]\n')
+    for n in range(2):
+        content.add_paper(f"v{n}", paper_md(f"Vision {n}", authors=("Jiwen Lu", "Jie Zhou")))
+        content.add_paper(f"l{n}", paper_md(f"Language {n}", authors=("Fandong Meng", "Jie Zhou")))
+    files = site_files(content)
+    people = {}
+    for path, text in files.items():
+        if path.startswith("search/people/"):
+            people.update(json.loads(text))
+    cards = {e[1]: e for e in people["zhou"]}
+    assert sorted(e[0] for e in cards.values()) == ["Jie Zhou 0001", "Jie Zhou 0002"]  # as their pages say
+    assert all(e[6] == ["Jie Zhou"] for e in cards.values())  # the name the query spells in full

@@ -4,9 +4,11 @@
 filed under the family name (the last word of the name, suffixes aside, folded as the index
 folds: ``tokens.tokenize``) of each of their spellings, the files chosen by
 ``ids.key_file`` of its first ``KEY_CHARS`` letters. A person is
-``[name, page path, first year, last year, main venues, refs]``: the name their page gives,
-``AuthorRef.path`` (below ``authors/``), the years of their papers, up to three venue
-series by papers ("ACL · EMNLP"), and their papers' refs, each the difference from the
+``[name, page path, first year, last year, main venues, refs]``: the name their page gives
+(``AuthorRef.full_name``: a numbered namesake's with its number, "Jie Zhou 0001", the plain
+name then among the other spellings, which the query spells), ``AuthorRef.path`` (below
+``authors/``), the years of their papers, up to three venue series by papers ("ACL · EMNLP"),
+and their papers' refs, each the difference from the
 previous one; a seventh item lists their other spellings when there are any.
 
 The page looks up the file of each word of a short query and shows a card for every person
@@ -60,11 +62,15 @@ def people_files(site: SiteData, ref_of: Mapping[str, int], files: dict[str, str
         venues = Counter(series_name(p.venue) for p in author.papers)
         main = " · ".join(name for name, _ in sorted(venues.items(), key=lambda kv: (-kv[1], kv[0]))[:3])
         deltas = [refs[0]] + [b - a for a, b in zip(refs, refs[1:])]
-        entry: list = [author.ref.name, author.ref.path, min(years), max(years), main, deltas]
-        others = [n for n in author.other_names if n != author.ref.name]
+        # The name their page gives: a numbered namesake's with its number ("Jie Zhou 0001"),
+        # then spelled by the plain name among the others (the query never types the number).
+        name = author.ref.full_name
+        spellings = [author.ref.name, *author.other_names]
+        entry: list = [name, author.ref.path, min(years), max(years), main, deltas]
+        others = [n for n in dict.fromkeys(spellings) if n != name]
         if others:
             entry.append(others)
-        for family in {family_token(n) for n in [author.ref.name, *others]} - {""}:
+        for family in {family_token(n) for n in spellings} - {""}:
             by_key.setdefault(family, []).append(entry)
     texts = {key: json.dumps(entries, separators=(",", ":"), ensure_ascii=False) for key, entries in by_key.items()}
     count = max(1, -(-sum(len(k) + len(t) + 4 for k, t in texts.items()) // PEOPLE_BYTES))
