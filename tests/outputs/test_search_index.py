@@ -515,3 +515,15 @@ def test_numbered_namesakes_get_cards_with_their_numbers_found_by_the_plain_name
     cards = {e[1]: e for e in people["zhou"]}
     assert sorted(e[0] for e in cards.values()) == ["Jie Zhou 0001", "Jie Zhou 0002"]  # as their pages say
     assert all(e[6] == ["Jie Zhou"] for e in cards.values())  # the name the query spells in full
+
+
+@pytest.mark.parametrize("name, family", [
+    ("Alan Smith Ph.D.", "smith"), ("Martin Luther King Jr.", "king"), ("Guy L. Steele, Jr.", "steele"),
+    ("Ed Hovy III", "hovy"), ("Zoë Müller", "muller"), ("María José García-Márquez", "marquez"),
+])
+def test_the_search_files_a_person_under_the_family_name_the_index_sorts_by(name, family):
+    from generator.derive.people import family_key
+    from generator.outputs.search.people import family_token
+
+    assert family_token(name) == family
+    assert family_key(name)[0].replace("-", " ").split()[-1] == family  # the people pages sort by it too

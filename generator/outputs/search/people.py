@@ -1,8 +1,8 @@
 """The people of the search: who a query that names a person means (issue 32, "the person first").
 
 ``people_files`` writes ``search/people/<n>.json``: ``{family: [person, ...]}``, each person
-filed under the family name (the last word of the name, suffixes aside, folded as the index
-folds: ``tokens.tokenize``) of each of their spellings, the files chosen by
+filed under the family name (``people.family_key``'s, folded as the index folds:
+``tokens.tokenize``) of each of their spellings, the files chosen by
 ``ids.key_file`` of its first ``KEY_CHARS`` letters. A person is
 ``[name, page path, first year, last year, main venues, refs]``: the name their page gives
 (``AuthorRef.full_name``: a numbered namesake's with its number, "Jie Zhou 0001", the plain
@@ -24,6 +24,7 @@ from collections import Counter
 from typing import Mapping
 
 from ...content.series import series_of
+from ...derive.people import family_key
 from ...derive.trends import series
 from ...derive.views import SiteData
 from .ids import key_file
@@ -31,14 +32,13 @@ from ...content.words import tokenize
 
 PEOPLE_BYTES = 6_000  # about 2.5 kB gzip per file
 KEY_CHARS = 3  # a family name's file is chosen by its first letters: typing "zho", "zhou" reads one file
-SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "phd"})
 
 
 def family_token(name: str) -> str:
-    """The folded last word of a name, suffixes aside ("Martin Luther King Jr." -> "king")."""
-    words = [w for w in tokenize(name.replace("-", " "))]
-    while len(words) > 1 and words[-1] in SUFFIXES:
-        words.pop()
+    """The family name as the index folds words: the last word of ``people.family_key``'s
+    family name (suffixes aside: "Martin Luther King Jr." -> "king", "Smith-Jones" -> "jones"),
+    a word the page's query words (``nameWords``) can be."""
+    words = tokenize(family_key(name)[0].replace("-", " "))
     return words[-1] if words else ""
 
 
