@@ -95,10 +95,15 @@ def zone(config: SiteConfig) -> zoneinfo.ZoneInfo:
 
 def build_day(config: SiteConfig) -> datetime.date:
     """Today in the site's time zone, or the day of ``SOURCE_DATE_EPOCH`` there."""
+    return build_now().astimezone(zone(config)).date()
+
+
+def build_now() -> datetime.datetime:
+    """The build's instant (UTC): now, or ``SOURCE_DATE_EPOCH`` when set (reproducible builds)."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    now = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch.isdigit()
-           else datetime.datetime.now(datetime.timezone.utc))
-    return now.astimezone(zone(config)).date()
+    if epoch.isdigit():
+        return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
+    return datetime.datetime.now(datetime.timezone.utc)
 
 
 def clock_inputs(content: Path) -> list[str]:
@@ -108,9 +113,7 @@ def clock_inputs(content: Path) -> list[str]:
     ``sessions/``: other catalogs' no-change builds stay no-ops whatever the date."""
     if not (Path(content) / "sessions").is_dir():
         return []
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    now = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch.isdigit()
-           else datetime.datetime.now(datetime.timezone.utc))
+    now = build_now()
     return ["sessions"] + [(now + datetime.timedelta(hours=h)).date().isoformat() for h in (-12, 14)]
 
 

@@ -186,3 +186,26 @@ def test_a_build_runs_again_when_a_sessions_day_is_over(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(datetime.datetime(2035, 5, 3, 12, tzinfo=datetime.timezone.utc).timestamp())))
     build(BuildOptions(content=content.root, output=out, base_url="/", cache=None))
     assert "sessions/future/" in page(out, "sessions").split('id="past-heading"')[1]
+
+
+def test_the_feeds_share_one_set_of_atom_helpers():
+    from generator.outputs import atom, exports, session_feed
+
+    for name in ("ATOM_NS", "XML_LANG"):
+        assert getattr(session_feed, name) is getattr(exports, name) is getattr(atom, name)
+    assert session_feed.sub is exports._sub is atom.sub and session_feed.timestamp is exports._timestamp
+    assert atom.xml_text("Graphs\x00 and\x1b trees\ufffe") == "Graphs and trees"
+    assert atom.timestamp(datetime.date(2024, 1, 16)) == "2024-01-16T00:00:00Z"
+
+
+def test_the_build_day_and_the_clock_inputs_read_one_source_date_epoch(tmp_path, monkeypatch):
+    from generator.content.model import SiteConfig
+    from generator.derive.sessions import build_day, build_now, clock_inputs
+
+    (tmp_path / "sessions").mkdir()
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", f" {int(BUILT_ON.timestamp())} ")
+    assert build_now() == BUILT_ON
+    assert build_day(SiteConfig(title="Shelf", timezone="Pacific/Kiritimati")) == datetime.date(2025, 1, 2)  # UTC+14
+    assert clock_inputs(tmp_path) == ["sessions", "2025-01-01", "2025-01-02"]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "not a number")  # ignored: now
+    assert abs(build_now() - datetime.datetime.now(datetime.timezone.utc)) < datetime.timedelta(hours=1)
