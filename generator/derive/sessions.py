@@ -39,6 +39,7 @@ class SessionView:
     presenters: tuple[str, ...]
     place: str
     place_url: str | None  # the place when it is an http(s) URL
+    place_label: str  # what the pages call the place: "Online" for a URL, else the place
     links: tuple[SessionLink, ...]
     date: datetime.date
     time: datetime.time | None
@@ -56,6 +57,14 @@ class SessionView:
     @property
     def year(self) -> int:
         return self.date.year
+
+
+@dataclass(frozen=True, slots=True)
+class HomeSession:
+    """A session the home page carries, ``hidden`` unless it is the one shown without script."""
+
+    session: SessionView
+    hidden: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +86,13 @@ class SessionData:
         return self.of_paper.get(slug, ())
 
     @property
-    def home(self) -> tuple[SessionView, ...]:
-        """What the home page carries: the last past session and the next ``HOME_AHEAD``
-        (static/js/sessions.js shows the first not yet over, else the last)."""
+    def home(self) -> tuple[HomeSession, ...]:
+        """What the home page carries: the last past session and the next ``HOME_AHEAD``, all
+        but ``shown_on_home`` hidden (static/js/sessions.js shows the first not yet over, else
+        the last)."""
         last = self.past[0].sessions[:1] if self.past else ()
-        return last + self.upcoming[:HOME_AHEAD]
+        shown = self.shown_on_home
+        return tuple(HomeSession(s, s is not shown) for s in last + self.upcoming[:HOME_AHEAD])
 
     @property
     def shown_on_home(self) -> SessionView | None:
@@ -175,6 +186,7 @@ def _view(session: Session, by_slug: Mapping, config: SiteConfig, today: datetim
         presenters=session.presenters,
         place=session.place,
         place_url=session.place if is_http_url(session.place) else None,
+        place_label="Online" if is_http_url(session.place) else session.place,
         links=session.links,
         date=session.date,
         time=session.time,

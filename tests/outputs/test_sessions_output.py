@@ -209,3 +209,23 @@ def test_the_build_day_and_the_clock_inputs_read_one_source_date_epoch(tmp_path,
     assert clock_inputs(tmp_path) == ["sessions", "2025-01-01", "2025-01-02"]
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "not a number")  # ignored: now
     assert abs(build_now() - datetime.datetime.now(datetime.timezone.utc)) < datetime.timedelta(hours=1)
+
+
+def test_an_online_place_is_labelled_alike_in_lists_and_on_its_page(tmp_path, monkeypatch):
+    from generator.content.loader import load_catalog
+    from generator.derive.views import derive
+
+    content = sessions_content(tmp_path / "content")
+    content.write("sessions/online.md", "---\ndate: 2035-05-08\ntime: \"10:00\"\ntitle: On a call\n"
+                  "papers: [fast-convergence]\nplace: https://meet.example.org/reading-group\n---\n")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(BUILT_ON.timestamp())))
+    sessions = derive(load_catalog(content.root)).sessions
+    views = {s.id: s for s in sessions.sessions}
+    assert (views["online"].place_label, views["online"].place_url) == ("Online", "https://meet.example.org/reading-group")
+    assert (views["winter"].place_label, views["winter"].place_url) == ("Room 1", None)
+    # The home page's entries: all but the one shown without script hidden, decided here.
+    assert [(h.session.id, h.hidden) for h in sessions.home] == [("summer", True), ("future", False), ("online", True)]
+    build(BuildOptions(content=content.root, output=tmp_path / "site", base_url="/", cache=None))
+    link = '<a href="https://meet.example.org/reading-group">Online</a>'
+    assert link in page(tmp_path / "site", "sessions") and link in page(tmp_path / "site", "sessions/online")
+    assert "Room 1" in page(tmp_path / "site", "sessions/winter")
