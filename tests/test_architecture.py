@@ -228,3 +228,15 @@ def test_the_checks_catch_what_they_should():
     graph = import_graph({m: fake[m] for m in sources}, sources)
     assert find_cycle(graph) == ["generator.text", "generator.text.render", "generator.text.latex_text",
                                  "generator.text"]
+
+
+def test_templates_format_counts_with_one_filter():
+    """Counts are written "12,345" by the ``thousands`` filter (render.py), not a format string
+    repeated in every template."""
+    from generator.outputs.render import make_environment
+
+    found = [f"{path.relative_to(REPO)}:{n}" for path in sorted((REPO / "templates").rglob("*.html"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "{:," in line]
+    assert not found, found
+    env = make_environment(REPO / "templates")
+    assert env.from_string("{{ n|thousands }} · {{ (n - 345)|thousands }}").render(n=12345) == "12,345 · 12,000"

@@ -8,12 +8,12 @@ from typing import Iterable, Iterator, Mapping
 
 from ..content.model import Paper
 from .people import Authorship, identify, page_threshold, spellings_of
-from .views import PaperView, SiteData, paper_text, refs_of_authors, view_of
+from .views import PaperView, SiteData, paper_text, refs_of_authors, venue_refs_of, view_of
 
 
 def paper_view(site: SiteData, paper: Paper) -> PaperView:
     """The view of ``paper`` (a new version of a paper of ``site``) as ``derive`` makes it:
-    its texts rendered; its venue, tags and authors the site's refs (a name the site knows is
+    its texts rendered; its venue (or its track's), tags and authors the site's refs (a name the site knows is
     the person the build took it for, merges included; an author new to the site gets the ref
     ``derive`` gives them in a catalog of this one paper); its sort ranks
     those of the version it replaces (``with_papers``)."""
@@ -25,7 +25,9 @@ def paper_view(site: SiteData, paper: Paper) -> PaperView:
     own = refs_of_authors(spellings_of((paper,), keys), one.people, threshold)
     authors = {key: site.author_refs.get(key, ref) for key, ref in own.items()}
     before = next(view for view in site.papers if view.slug == paper.slug)
-    return view_of(paper, paper_text(paper), {v.ref.id: v.ref for v in site.venues},
+    # The site's venue and track refs; a track no paper named before gets its ref made here.
+    venues = venue_refs_of(replace(catalog, papers=(paper,)), site.venue_refs or venue_refs_of(catalog))
+    return view_of(paper, paper_text(paper), venues,
                    {t.ref.id: t.ref for t in site.tags}, authors, keys, before.title_rank, before.venue_rank)
 
 

@@ -39,6 +39,7 @@ class SessionView:
     presenters: tuple[str, ...]
     place: str
     place_url: str | None  # the place when it is an http(s) URL
+    place_label: str  # what the pages call the place: "Online" for a URL, else the place
     links: tuple[SessionLink, ...]
     date: datetime.date
     time: datetime.time | None
@@ -56,6 +57,14 @@ class SessionView:
     @property
     def year(self) -> int:
         return self.date.year
+
+
+@dataclass(frozen=True, slots=True)
+class HomeSession:
+    """A session the home page carries, ``hidden`` unless it is the one shown without script."""
+
+    session: SessionView
+    hidden: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +86,13 @@ class SessionData:
         return self.of_paper.get(slug, ())
 
     @property
-    def home(self) -> tuple[SessionView, ...]:
-        """What the home page carries: the last past session and the next ``HOME_AHEAD``
-        (static/js/sessions.js shows the first not yet over, else the last)."""
+    def home(self) -> tuple[HomeSession, ...]:
+        """What the home page carries: the last past session and the next ``HOME_AHEAD``, all
+        but ``shown_on_home`` hidden (static/js/sessions.js shows the first not yet over, else
+        the last)."""
         last = self.past[0].sessions[:1] if self.past else ()
-        return last + self.upcoming[:HOME_AHEAD]
+        shown = self.shown_on_home
+        return tuple(HomeSession(s, s is not shown) for s in last + self.upcoming[:HOME_AHEAD])
 
     @property
     def shown_on_home(self) -> SessionView | None:
@@ -95,10 +106,15 @@ def zone(config: SiteConfig) -> zoneinfo.ZoneInfo:
 
 def build_day(config: SiteConfig) -> datetime.date:
     """Today in the site's time zone, or the day of ``SOURCE_DATE_EPOCH`` there."""
+    return build_now().astimezone(zone(config)).date()
+
+
+def build_now() -> datetime.datetime:
+    """The build's instant (UTC): now, or ``SOURCE_DATE_EPOCH`` when set (reproducible builds)."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    now = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch.isdigit()
-           else datetime.datetime.now(datetime.timezone.utc))
-    return now.astimezone(zone(config)).date()
+    if epoch.isdigit():
+        return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
+    return datetime.datetime.now(datetime.timezone.utc)
 
 
 def clock_inputs(content: Path) -> list[str]:
@@ -108,9 +124,7 @@ def clock_inputs(content: Path) -> list[str]:
     ``sessions/``: other catalogs' no-change builds stay no-ops whatever the date."""
     if not (Path(content) / "sessions").is_dir():
         return []
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    now = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch.isdigit()
-           else datetime.datetime.now(datetime.timezone.utc))
+    now = build_now()
     return ["sessions"] + [(now + datetime.timedelta(hours=h)).date().isoformat() for h in (-12, 14)]
 
 
@@ -172,6 +186,7 @@ def _view(session: Session, by_slug: Mapping, config: SiteConfig, today: datetim
         presenters=session.presenters,
         place=session.place,
         place_url=session.place if is_http_url(session.place) else None,
+        place_label="Online" if is_http_url(session.place) else session.place,
         links=session.links,
         date=session.date,
         time=session.time,

@@ -189,7 +189,7 @@ def site_topics(papers: Sequence, venue_years: Mapping[str, int], count) -> Topi
         per_year = Counter(p.venue.year for p in mine)
         topics.append(TopicView(
             ref=ref, number=i + 1, keywords=found.keywords[i], papers=tuple(mine),
-            venue_counts=count(p.venue for p in mine),
+            venue_counts=count(p.venue.base or p.venue for p in mine),  # a track counts as its venue
             years=year_bars(span, [per_year.get(y, 0) for y in span]) if len(span) > 1 else None,
             nearest=tuple(refs[j] for j in found.nearest[i]),
             place=found.places[i],

@@ -212,6 +212,7 @@ class SiteData:
     sessions: SessionData | None = None  # the reading group's sessions (``sessions.py``); None: none
     authorship: Authorship = Authorship({})  # who each author name is (``people.identify``)
     author_refs: Mapping[str, AuthorRef] = field(default_factory=dict)  # page slug -> ref, every author
+    venue_refs: Mapping = field(default_factory=dict)  # venue id, (venue id, track) -> ref (``venue_refs_of``)
 
     @property
     def merges(self) -> tuple[Merge, ...]:
@@ -256,16 +257,25 @@ def paper_list(papers: Iterable[PaperView], own_tag: str | None = None) -> Paper
     )
 
 
+def venue_refs_of(catalog: Catalog, known: Mapping | None = None) -> dict:
+    """The refs of the venues (by id) and of each (venue id, track) a paper names ("ACL 2022
+    Findings", its proceedings); those of ``known`` (a site's) kept, only the missing made."""
+    refs = dict(known) if known else {v.id: VenueRef(v.id, v.name, full_name_of(v), v.year)
+                                      for v in catalog.venues.values()}
+    for key, names in track_names(catalog, refs).items():
+        if key not in refs:
+            refs[key] = VenueRef(key[0], *names, refs[key[0]].year, key[1], refs[key[0]])
+    return refs
+
+
 def derive(catalog: Catalog) -> SiteData:
-    venue_refs = {v.id: VenueRef(v.id, v.name, full_name_of(v), v.year) for v in catalog.venues.values()}
-    track_refs = {key: VenueRef(key[0], *names, venue_refs[key[0]].year, key[1], venue_refs[key[0]])
-                  for key, names in track_names(catalog, venue_refs).items()}  # "ACL 2022 Findings"
+    venue_refs = venue_refs_of(catalog)
     tag_refs = {t.id: _tag_ref(t) for t in catalog.tags.values()}
     authorship = identify(catalog.papers, catalog.people)
     spellings, people = spellings_of(catalog.papers, authorship), authorship.people
     author_refs = refs_of_authors(spellings, people, page_threshold(catalog.site.author_page_min_papers, len(catalog.papers)))
 
-    views, notes = _paper_views(catalog, {**venue_refs, **track_refs}, tag_refs, author_refs, authorship)
+    views, notes = _paper_views(catalog, venue_refs, tag_refs, author_refs, authorship)
 
     by_venue: dict[str, list[PaperView]] = defaultdict(list)
     by_tag: dict[str, list[PaperView]] = defaultdict(list)
@@ -295,7 +305,8 @@ def derive(catalog: Catalog) -> SiteData:
     )
     largest = max((len(by_tag[t]) for t in catalog.tags), default=0)
     tags = tuple(
-        TagView(ref=tag_refs[t.id], papers=tuple(by_tag[t.id]), venue_counts=ref_counts(p.venue for p in by_tag[t.id]),
+        TagView(ref=tag_refs[t.id], papers=tuple(by_tag[t.id]),
+                venue_counts=ref_counts(p.venue.base or p.venue for p in by_tag[t.id]),  # a track counts as its venue
                 bar=_bar(len(by_tag[t.id]), largest))
         for t in catalog.tags.values()
     )
@@ -334,6 +345,7 @@ def derive(catalog: Catalog) -> SiteData:
         sessions=derive_sessions(catalog.sessions, views, catalog.site),
         authorship=authorship,
         author_refs=author_refs,
+        venue_refs=venue_refs,
     )
 
 

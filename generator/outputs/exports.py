@@ -33,13 +33,13 @@ Builds are deterministic: a feed's ``updated`` is the date of its newest paper (
 from __future__ import annotations
 
 import datetime
-import re
 import xml.etree.ElementTree as ET
 from xml.sax.saxutils import escape as xml_escape  # & < > as ElementTree escapes text
 from dataclasses import dataclass, replace
 from typing import Iterable, Iterator, Sequence
 
 from .. import __version__
+from .atom import ATOM_NS, XML_LANG, sub as _sub, timestamp as _timestamp, xml_text
 from .catalog import CatalogFile, catalog_exports, gzip_bytes, size_label
 from .citations import CitationIndex, paper_date, text_as_shown
 from ..derive.views import PaperView, SiteData, TagView, VenueView
@@ -48,9 +48,7 @@ from .session_pages import session_files
 from ..derive.urls import (CATALOG_FEED, HOME, PAPERS, PAPERS_JSON, ROBOTS, SITEMAP, TAGS, SiteUrls, in_list,
                    is_folder, sitemap_part, tag_feed_path, tag_page, venue_bib_path, venue_feed_path, venue_page)
 
-ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
-XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 FEED_LIMIT = 20  # entries per feed: the newest papers (a reader polls a feed for what is new)
 SITEMAP_LIMIT = 50_000  # URLs per sitemap file (the protocol's limit)
@@ -117,20 +115,6 @@ def bulk_bibtex(views: Iterable[PaperView], citations: CitationIndex) -> str:
 # XML helpers
 # ---------------------------------------------------------------------------------------
 
-_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def xml_text(text: str) -> str:
-    """``text`` without the characters XML 1.0 cannot hold (control characters and the like)."""
-    return text if text.isprintable() else _NOT_XML.sub("", text)
-
-
-def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
-    element = ET.SubElement(parent, tag, {k: xml_text(v) for k, v in attrs.items()})
-    if text is not None:
-        element.text = xml_text(text)
-    return element
-
 
 def _serialize(root: ET.Element, children: Sequence[str] = ()) -> str:
     """The XML document of ``root``, indented by two spaces.
@@ -158,10 +142,6 @@ def _serialize_child(element: ET.Element) -> str:
     ET.indent(element, space="  ", level=1)
     element.tail = None
     return ET.tostring(element, encoding="unicode")
-
-
-def _timestamp(day: datetime.date) -> str:
-    return f"{day.isoformat()}T00:00:00Z"
 
 
 # ---------------------------------------------------------------------------------------

@@ -73,6 +73,11 @@ class _SnapshotLoader(FileSystemLoader):
                 pass  # rendering reports it, if a page uses it
 
 
+def thousands(n: int) -> str:
+    """A count with thousands separators, as the pages show it ("12,345")."""
+    return f"{n:,}"
+
+
 def make_environment(templates_dir: Path) -> Environment:
     env = Environment(
         bytecode_cache=_COMPILED,
@@ -86,6 +91,7 @@ def make_environment(templates_dir: Path) -> Environment:
     )
     # `tojson` without spaces after separators (the reading list's data files: ~8% of their bytes)
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
+    env.filters["thousands"] = thousands  # 12345 -> "12,345": every count the pages show
     env.filters["citation"] = citation_filter
     env.filters["paper_item"] = paper_item_filter
     env.filters["feeds"] = feeds_filter

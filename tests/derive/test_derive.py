@@ -233,3 +233,20 @@ def test_the_default_threshold_is_one_up_to_20000_papers_then_two(content):
     assert page_threshold(None, 2) == page_threshold(None, 20_000) == 1
     assert page_threshold(None, 20_001) == page_threshold(None, 100_000) == 2
     assert page_threshold(3, 10) == 3 and page_threshold(1, 100_000) == 1
+
+
+def test_a_track_counts_as_its_venue_on_tag_pages(content):
+    content.write("venues/acl-2022.md", "---\nname: ACL 2022\nfull_name: Proceedings of the 60th Annual Meeting of "
+                  "the Association for Computational Linguistics\nyear: 2022\n---\n")
+    content.add_paper("a", paper_md("Main One", venue="acl-2022"))
+    content.add_paper("b", paper_md("Main Two", venue="acl-2022"))
+    content.add_paper("c", paper_md("In Findings", venue="acl-2022", extra="track: findings"))
+    content.add_paper("d", paper_md("Elsewhere"))
+    site = derive(load_catalog(content.root))
+    assert any(v.venue.track == "findings" for v in site.papers)
+    tag = next(t for t in site.tags if t.ref.id == "graph-learning")
+    acl = next(v.ref for v in site.venues if v.ref.id == "acl-2022")
+    counts = {c.item.name: c.count for c in tag.venue_counts}
+    assert counts["ACL 2022"] == 3 and "ACL 2022 Findings" not in counts
+    assert len(tag.venue_counts) == len({p.venue.id for p in tag.papers})
+    assert next(c.item for c in tag.venue_counts if c.item.id == "acl-2022") is acl

@@ -49,3 +49,30 @@ def test_the_edited_view_is_the_one_derive_makes_of_the_edited_catalog(content):
     assert index.keys == CitationIndex(updated).keys
     assert index(view).key == CitationIndex(rebuilt).keys["a-paper-on-graphs"] == "lovelace2024convergent"
     assert index.keys["p-older"] == "lovelace2024convergentb" != CitationIndex(site).keys["p-older"]  # a clash now
+
+
+def _acl_2022(content) -> None:
+    content.write("venues/acl-2022.md", "---\nname: ACL 2022\nfull_name: Proceedings of the 60th Annual Meeting of "
+                  "the Association for Computational Linguistics\nyear: 2022\n---\n")
+
+
+def test_an_edited_paper_keeps_its_track_known_or_new_to_the_site(content):
+    _acl_2022(content)
+    content.add_paper("in-findings", paper_md("Probing Findings", venue="acl-2022", extra="track: findings"))
+    content.add_paper("in-main", paper_md("A Main One", venue="acl-2022"))
+    site = derive(load_catalog(content.root))
+    # A track the site knows: the edited paper is still in it, with the site's very ref.
+    content.add_paper("in-findings", paper_md("Probing Findings, Revised", venue="acl-2022", extra="track: findings"))
+    edited = next(p for p in load_catalog(content.root).papers if p.slug == "in-findings")
+    view = paper_view(site, edited)
+    before = next(v for v in site.papers if v.slug == "in-findings")
+    assert (view.venue.name, view.venue.track) == ("ACL 2022 Findings", "findings")
+    assert view.venue.full_name == "Findings of the Association for Computational Linguistics: ACL 2022"
+    assert view.venue is before.venue
+    # A track no paper named before: made as derive makes it.
+    content.add_paper("in-main", paper_md("A Main One", venue="acl-2022", extra="track: short"))
+    rebuilt = derive(load_catalog(content.root))
+    edited = next(p for p in rebuilt.catalog.papers if p.slug == "in-main")
+    expected = next(v for v in rebuilt.papers if v.slug == "in-main")
+    assert paper_view(site, edited).venue == expected.venue
+    assert expected.venue.track == "short" and expected.venue.base.name == "ACL 2022"

@@ -365,3 +365,24 @@ def test_a_topic_is_named_by_what_all_its_papers_share_not_by_a_part_of_them():
     assert sum(named(i) for i in range(36)) >= 0.8 * 36, (first, second)
     assert "splatting" not in first and names.name(1).lower().startswith(("reinforcement learning", "policy gradient",
                                                                           "reward shaping", "value function"))
+
+
+def test_a_topics_venue_counts_count_a_track_as_its_venue(content):
+    from generator.content.loader import load_catalog
+    from generator.derive.views import derive
+
+    from ..conftest import paper_md
+
+    content.write("venues/acl-2022.md", "---\nname: ACL 2022\nfull_name: Proceedings of the 60th Annual Meeting of "
+                  "the Association for Computational Linguistics\nyear: 2022\n---\n")
+    texts, _ = field_texts(per_field=12)
+    for i, (title, abstract) in enumerate(texts):
+        content.add_paper(f"p{i}", paper_md(title.replace(":", ""), venue="acl-2022", body=abstract,
+                                            extra="track: findings" if i % 2 else ""))
+    site = derive(load_catalog(content.root))
+    assert site.topics is not None and any(p.venue.track == "findings" for p in site.papers)
+    acl = next(v.ref for v in site.venues if v.ref.id == "acl-2022")
+    for topic in site.topics.topics:
+        acl_count = sum(1 for p in topic.papers if p.venue.id == "acl-2022")
+        assert [c.item for c in topic.venue_counts if c.item.id == "acl-2022"] == [acl]  # one entry, the venue's
+        assert next(c.count for c in topic.venue_counts if c.item is acl) == acl_count

@@ -480,3 +480,50 @@ def test_every_word_one_edit_away_is_under_a_typo_key():
             assert wanted & set(keys_of(variant)), (word, variant)
     assert not one_edit("watermark", "wtaremark") and not one_edit("sensor", "sensors2")
     assert "en " in set(typo_keys("censor")) & set(keys_of("sensor"))  # a wrong first letter: the tail
+
+
+def test_a_person_card_names_a_venue_series_once_tracks_and_findings_alike(content):
+    content.write("venues/acl-2022.md", "---\nname: ACL 2022\nfull_name: Proceedings of the 60th Annual Meeting of "
+                  "the Association for Computational Linguistics\nyear: 2022\n---\n")
+    content.write("venues/findings-acl-2023.md", "---\nname: Findings of ACL 2023\nfull_name: 'Findings of the "
+                  "Association for Computational Linguistics: ACL 2023'\nyear: 2023\n---\n")
+    authors = ("Fandong Meng", "Jinan Xu")
+    content.add_paper("a", paper_md("Main One", authors=authors, venue="acl-2022"))
+    content.add_paper("b", paper_md("In Findings", authors=authors, venue="acl-2022", extra="track: findings"))
+    content.add_paper("c", paper_md("Findings Volume", authors=authors, venue="findings-acl-2023"))
+    content.add_paper("d", paper_md("Elsewhere", authors=authors))
+    files = site_files(content)
+    people = {}
+    for path, text in files.items():
+        if path.startswith("search/people/"):
+            people.update(json.loads(text))
+    card = next(e for e in people["meng"] if e[0] == "Fandong Meng")
+    assert card[4] == "ACL · TEST"
+
+
+def test_numbered_namesakes_get_cards_with_their_numbers_found_by_the_plain_name(content):
+    content.write("authors.toml", '["Jie Zhou 0001"]\ncoauthors = ["Jiwen Lu"]\n\n'
+                                  '["Jie Zhou 0002"]\ncoauthors = ["Fandong Meng"]\n')
+    for n in range(2):
+        content.add_paper(f"v{n}", paper_md(f"Vision {n}", authors=("Jiwen Lu", "Jie Zhou")))
+        content.add_paper(f"l{n}", paper_md(f"Language {n}", authors=("Fandong Meng", "Jie Zhou")))
+    files = site_files(content)
+    people = {}
+    for path, text in files.items():
+        if path.startswith("search/people/"):
+            people.update(json.loads(text))
+    cards = {e[1]: e for e in people["zhou"]}
+    assert sorted(e[0] for e in cards.values()) == ["Jie Zhou 0001", "Jie Zhou 0002"]  # as their pages say
+    assert all(e[6] == ["Jie Zhou"] for e in cards.values())  # the name the query spells in full
+
+
+@pytest.mark.parametrize("name, family", [
+    ("Alan Smith Ph.D.", "smith"), ("Martin Luther King Jr.", "king"), ("Guy L. Steele, Jr.", "steele"),
+    ("Ed Hovy III", "hovy"), ("Zoë Müller", "muller"), ("María José García-Márquez", "marquez"),
+])
+def test_the_search_files_a_person_under_the_family_name_the_index_sorts_by(name, family):
+    from generator.derive.people import family_key
+    from generator.outputs.search.people import family_token
+
+    assert family_token(name) == family
+    assert family_key(name)[0].replace("-", " ").split()[-1] == family  # the people pages sort by it too

@@ -186,3 +186,46 @@ def test_a_build_runs_again_when_a_sessions_day_is_over(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(datetime.datetime(2035, 5, 3, 12, tzinfo=datetime.timezone.utc).timestamp())))
     build(BuildOptions(content=content.root, output=out, base_url="/", cache=None))
     assert "sessions/future/" in page(out, "sessions").split('id="past-heading"')[1]
+
+
+def test_the_feeds_share_one_set_of_atom_helpers():
+    from generator.outputs import atom, exports, session_feed
+
+    for name in ("ATOM_NS", "XML_LANG"):
+        assert getattr(session_feed, name) is getattr(exports, name) is getattr(atom, name)
+    assert session_feed.sub is exports._sub is atom.sub and session_feed.timestamp is exports._timestamp
+    assert atom.xml_text("Graphs\x00 and\x1b trees\ufffe") == "Graphs and trees"
+    assert atom.timestamp(datetime.date(2024, 1, 16)) == "2024-01-16T00:00:00Z"
+
+
+def test_the_build_day_and_the_clock_inputs_read_one_source_date_epoch(tmp_path, monkeypatch):
+    from generator.content.model import SiteConfig
+    from generator.derive.sessions import build_day, build_now, clock_inputs
+
+    (tmp_path / "sessions").mkdir()
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", f" {int(BUILT_ON.timestamp())} ")
+    assert build_now() == BUILT_ON
+    assert build_day(SiteConfig(title="Shelf", timezone="Pacific/Kiritimati")) == datetime.date(2025, 1, 2)  # UTC+14
+    assert clock_inputs(tmp_path) == ["sessions", "2025-01-01", "2025-01-02"]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "not a number")  # ignored: now
+    assert abs(build_now() - datetime.datetime.now(datetime.timezone.utc)) < datetime.timedelta(hours=1)
+
+
+def test_an_online_place_is_labelled_alike_in_lists_and_on_its_page(tmp_path, monkeypatch):
+    from generator.content.loader import load_catalog
+    from generator.derive.views import derive
+
+    content = sessions_content(tmp_path / "content")
+    content.write("sessions/online.md", "---\ndate: 2035-05-08\ntime: \"10:00\"\ntitle: On a call\n"
+                  "papers: [fast-convergence]\nplace: https://meet.example.org/reading-group\n---\n")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(BUILT_ON.timestamp())))
+    sessions = derive(load_catalog(content.root)).sessions
+    views = {s.id: s for s in sessions.sessions}
+    assert (views["online"].place_label, views["online"].place_url) == ("Online", "https://meet.example.org/reading-group")
+    assert (views["winter"].place_label, views["winter"].place_url) == ("Room 1", None)
+    # The home page's entries: all but the one shown without script hidden, decided here.
+    assert [(h.session.id, h.hidden) for h in sessions.home] == [("summer", True), ("future", False), ("online", True)]
+    build(BuildOptions(content=content.root, output=tmp_path / "site", base_url="/", cache=None))
+    link = '<a href="https://meet.example.org/reading-group">Online</a>'
+    assert link in page(tmp_path / "site", "sessions") and link in page(tmp_path / "site", "sessions/online")
+    assert "Room 1" in page(tmp_path / "site", "sessions/winter")

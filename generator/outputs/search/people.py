@@ -1,12 +1,14 @@
 """The people of the search: who a query that names a person means (issue 32, "the person first").
 
 ``people_files`` writes ``search/people/<n>.json``: ``{family: [person, ...]}``, each person
-filed under the family name (the last word of the name, suffixes aside, folded as the index
-folds: ``tokens.tokenize``) of each of their spellings, the files chosen by
+filed under the family name (``people.family_key``'s, folded as the index folds:
+``tokens.tokenize``) of each of their spellings, the files chosen by
 ``ids.key_file`` of its first ``KEY_CHARS`` letters. A person is
-``[name, page path, first year, last year, main venues, refs]``: the name their page gives,
-``AuthorRef.path`` (below ``authors/``), the years of their papers, up to three venue
-series by papers ("ACL · EMNLP"), and their papers' refs, each the difference from the
+``[name, page path, first year, last year, main venues, refs]``: the name their page gives
+(``AuthorRef.full_name``: a numbered namesake's with its number, "Jie Zhou 0001", the plain
+name then among the other spellings, which the query spells), ``AuthorRef.path`` (below
+``authors/``), the years of their papers, up to three venue series by papers ("ACL · EMNLP"),
+and their papers' refs, each the difference from the
 previous one; a seventh item lists their other spellings when there are any.
 
 The page looks up the file of each word of a short query and shows a card for every person
@@ -18,31 +20,35 @@ with a page), never derived again here.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from typing import Mapping
 
+from ...content.series import series_of
+from ...derive.people import family_key
+from ...derive.trends import series
 from ...derive.views import SiteData
 from .ids import key_file
 from ...content.words import tokenize
 
 PEOPLE_BYTES = 6_000  # about 2.5 kB gzip per file
 KEY_CHARS = 3  # a family name's file is chosen by its first letters: typing "zho", "zhou" reads one file
-SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "phd"})
-_YEAR = re.compile(r"\s*\b(?:19|20)\d\d\b\s*$")
 
 
 def family_token(name: str) -> str:
-    """The folded last word of a name, suffixes aside ("Martin Luther King Jr." -> "king")."""
-    words = [w for w in tokenize(name.replace("-", " "))]
-    while len(words) > 1 and words[-1] in SUFFIXES:
-        words.pop()
+    """The family name as the index folds words: the last word of ``people.family_key``'s
+    family name (suffixes aside: "Martin Luther King Jr." -> "king", "Smith-Jones" -> "jones"),
+    a word the page's query words (``nameWords``) can be."""
+    words = tokenize(family_key(name)[0].replace("-", " "))
     return words[-1] if words else ""
 
 
-def series_name(venue_name: str) -> str:
-    """"ACL 2022" -> "ACL": a venue's name without its year."""
-    return _YEAR.sub("", venue_name) or venue_name
+def series_name(venue) -> str:
+    """The series of a venue ref (a track's: its venue's): a known series' short name
+    (``content.series``: "ACL" for acl-2022 and findings-acl-2022), else the venue's name
+    without its year or edition (``derive.trends.series``: "ACL 2022" -> "ACL")."""
+    base = venue.base or venue
+    found = series_of(base.id)
+    return found.series.short if found is not None else series(base.name)
 
 
 def people_files(site: SiteData, ref_of: Mapping[str, int], files: dict[str, str]) -> int:
@@ -53,14 +59,18 @@ def people_files(site: SiteData, ref_of: Mapping[str, int], files: dict[str, str
         if not refs or not author.ref.path:
             continue
         years = [p.venue.year for p in author.papers]
-        venues = Counter(series_name(p.venue.name) for p in author.papers)
+        venues = Counter(series_name(p.venue) for p in author.papers)
         main = " · ".join(name for name, _ in sorted(venues.items(), key=lambda kv: (-kv[1], kv[0]))[:3])
         deltas = [refs[0]] + [b - a for a, b in zip(refs, refs[1:])]
-        entry: list = [author.ref.name, author.ref.path, min(years), max(years), main, deltas]
-        others = [n for n in author.other_names if n != author.ref.name]
+        # The name their page gives: a numbered namesake's with its number ("Jie Zhou 0001"),
+        # then spelled by the plain name among the others (the query never types the number).
+        name = author.ref.full_name
+        spellings = [author.ref.name, *author.other_names]
+        entry: list = [name, author.ref.path, min(years), max(years), main, deltas]
+        others = [n for n in dict.fromkeys(spellings) if n != name]
         if others:
             entry.append(others)
-        for family in {family_token(n) for n in [author.ref.name, *others]} - {""}:
+        for family in {family_token(n) for n in spellings} - {""}:
             by_key.setdefault(family, []).append(entry)
     texts = {key: json.dumps(entries, separators=(",", ":"), ensure_ascii=False) for key, entries in by_key.items()}
     count = max(1, -(-sum(len(k) + len(t) + 4 for k, t in texts.items()) // PEOPLE_BYTES))
