@@ -307,7 +307,7 @@
     authors.forEach(function (entry, i) {
       if (entry === 0) {
         var details = element("details", "more-authors"), summary = element("summary");
-        summary.appendChild(element("span", "more-closed", "and " + (authors.length - i - 1) + " more"));
+        summary.appendChild(element("span", "more-closed", "and " + (authors.length - i - 1).toLocaleString("en") + " more"));
         summary.appendChild(element("span", "more-open", "show fewer"));
         details.appendChild(summary);
         details.appendChild(document.createTextNode(" "));
