@@ -24,7 +24,8 @@ order of the columns (by title) and a stable sort by the group give the server's
 tag filter keeps the papers whose ordinal is in the tag's own list file (``o``).
 
 ``lists/<k>/<n>.json.gz`` (``urls.list_rows``): the rows of ``ROW_SHARD`` consecutive
-ordinals, ``n = ordinal // ROW_SHARD``: what a list item shows, each row ``[venue index,
+ordinals, ``n = ordinal // ROW_SHARD``: what a list item shows, each row ``[badge index
+(into lists/venues.json.gz: the venues, then each track's badge, "ACL 2022 Findings"),
 slug, plain title, authors, presentation digit, provisional (0/1), PDF URL or "", title
 HTML]`` (the last only when it is not the plain title escaped: math, markup). list.js
 builds the list page's item from it (the markup of partials/paper_item.html) and fetches
@@ -121,8 +122,14 @@ def byline_record(p: PaperView) -> list:
     return record
 
 
-def row_record(p: PaperView, venue_index: dict[str, int]) -> list:
-    row = [venue_index[p.venue.id], p.slug, p.title_plain, byline_record(p), presentation_digit(p),
+def badge_key(p: PaperView) -> str | tuple[str, str]:
+    """The entry of ``lists/venues.json.gz`` that badges ``p``: its venue, or its venue's track
+    ("ACL 2022 Findings": a track's paper is never badged as the main conference)."""
+    return (p.venue.id, p.venue.track) if p.venue.track else p.venue.id
+
+
+def row_record(p: PaperView, badge_index: dict) -> list:
+    row = [badge_index[badge_key(p)], p.slug, p.title_plain, byline_record(p), presentation_digit(p),
            1 if p.provisional else 0, p.pdf_url or ""]
     if str(p.title_html) != str(escape(p.title_plain)):
         row.append(str(p.title_html))
@@ -132,15 +139,21 @@ def row_record(p: PaperView, venue_index: dict[str, int]) -> list:
 def build_list_data(site: SiteData) -> Iterator[tuple[str, bytes]]:
     """Every list's data file and the row files, by path, gzip."""
     venues = _venue_order(site)
-    venue_index = {v.ref.id: i for i, v in enumerate(venues)}
-    yield LIST_VENUES, gzip_bytes(_json([[v.ref.id, v.ref.name, v.ref.year] for v in venues]))
+    venue_index = {v.ref.id: i for i, v in enumerate(venues)}  # the venue sort's order
+    entries = [[v.ref.id, v.ref.name, v.ref.year] for v in venues]
+    badge_index: dict = dict(venue_index)  # ... then each track's badge, after the venues
+    for p in site.papers:
+        if badge_key(p) not in badge_index:
+            badge_index[badge_key(p)] = len(entries)
+            entries.append([p.venue.id, p.venue.name, p.venue.year])
+    yield LIST_VENUES, gzip_bytes(_json(entries))
     tags = {tag_page(tag.ref.id) for tag in site.tags}
     for url, listing in paper_lists(site):
         if url in tags or list_controls(listing).shown:  # a tag's for the tag filter of other lists
             yield list_data(url), gzip_bytes(_json(list_record(listing, venue_index)))
     papers = site.papers
     for start in range(0, len(papers), ROW_SHARD):
-        rows = [row_record(p, venue_index) for p in papers[start:start + ROW_SHARD]]
+        rows = [row_record(p, badge_index) for p in papers[start:start + ROW_SHARD]]
         yield list_rows(start // ROW_SHARD), gzip_bytes(_json(rows))
 
 

@@ -130,7 +130,9 @@
 
   var controls = section.querySelector(".list-controls");
   var dataUrl = section.getAttribute("data-list-data");
-  if (!controls || !dataUrl || !window.fetch) return;
+  // The data files are gzip, read with DecompressionStream: without it the controls stay
+  // hidden and the server's pagination is the list.
+  if (!controls || !dataUrl || !window.fetch || !window.DecompressionStream) return;
 
   var sortSelect = controls.querySelector("#list-sort");
   var filters = Array.prototype.slice.call(controls.querySelectorAll("select[data-filter]"));
@@ -307,7 +309,7 @@
     authors.forEach(function (entry, i) {
       if (entry === 0) {
         var details = element("details", "more-authors"), summary = element("summary");
-        summary.appendChild(element("span", "more-closed", "and " + (authors.length - i - 1).toLocaleString("en") + " more"));
+        summary.appendChild(element("span", "more-closed", "and " + (authors.length - i - 1).toLocaleString("en-US") + " more"));
         summary.appendChild(element("span", "more-open", "show fewer"));
         details.appendChild(summary);
         details.appendChild(document.createTextNode(" "));
@@ -324,7 +326,7 @@
     return box;
   }
 
-  // row: [venue index, slug, plain title, authors, presentation digit, provisional, PDF, title HTML]
+  // row: [badge index (the venue's, or its track's: data.V), slug, plain title, authors, presentation digit, provisional, PDF, title HTML]
   function makeItem(data, row) {
     var venue = data.V[row[0]], title = row[2];
     var item = element("li", "paper-item");
@@ -417,10 +419,11 @@
       more.hidden = count <= shown;
       if (moreButton) {
         var left = count - shown;
-        moreButton.textContent = "Show " + Math.min(pageSize, left) + " more (" + left + " not shown)";
+        moreButton.textContent = "Show " + Math.min(pageSize, left).toLocaleString("en-US") + " more ("
+          + left.toLocaleString("en-US") + " not shown)";
       }
     }
-    var text = describe(count, s) + (count > visible.length ? "; showing the first " + visible.length : "");
+    var text = describe(count, s) + (count > visible.length ? "; showing the first " + visible.length.toLocaleString("en-US") : "");
     if (range) range.textContent = text;
     status.textContent = count ? "Showing " + text + "." : "No papers match.";
     if (focusFrom !== undefined && visible[focusFrom]) focusItem(visible[focusFrom]);

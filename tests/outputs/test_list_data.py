@@ -35,7 +35,7 @@ KINDS = ("oral", "spotlight", "poster", None)
 def site(tmp_path_factory):
     """60 papers over four venues of three years, four presentations, dates added (every
     fifth undated), two tags; titles not in slug order, one with math, one without authors,
-    one with fourteen (a folded byline); a page for people with two papers, so some names
+    one with fourteen (a folded byline), two in a venue's Findings track; a page for people with two papers, so some names
     link to a search, one to the person's homepage, and non-ASCII names' pages."""
     content = ContentDir(tmp_path_factory.mktemp("list-data") / "content")
     content.write("site.toml", 'title = "Test shelf"\nauthor_page_min_papers = 2\n')
@@ -51,6 +51,8 @@ def site(tmp_path_factory):
             extra.append(f"added: {datetime.date(2024, 1, 1) + datetime.timedelta(days=(i * 11) % 40)}")
         if i % 7 == 0:
             extra.append(f'links:\n  pdf: "https://example.org/{i}.pdf"')
+        if i in (10, 14):  # other-2023's Findings: badged "OTHER-2023 Findings", never as the venue
+            extra.append("track: findings")
         title = f"Study {(i * 37) % 60:02d} of graphs" + (r" with $\alpha$" if i == 3 else "")
         authors = tuple(f"Author {i % 9 + k}" for k in range(i % 6 + 1))
         if i == 5:
@@ -145,7 +147,10 @@ def test_rows_say_what_the_items_show(site):
             shown.add("math")
         shown.update({"pdf" if row[6] else "find", "unknown" if not row[3] else "byline", "fold" if 0 in row[3] else ""})
         shown.update(kind_of(entry) for entry in row[3] if entry != 0)
-    assert shown >= {"math", "pdf", "find", "unknown", "byline", "fold", "page", "path", "elsewhere", "search"}
+        if p.venue.track:
+            assert "Findings" in venues[row[0]][1]  # the track's badge, as the server's item
+            shown.add("track")
+    assert shown >= {"math", "pdf", "find", "unknown", "byline", "fold", "page", "path", "elsewhere", "search", "track"}
 
 
 def kind_of(entry) -> str:
