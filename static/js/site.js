@@ -4,9 +4,10 @@
   var KEY = "papershelf-theme";
 
   // "/" goes to the page's own search box (the search page's, the home page's, the 404
-  // page's) if it has one, else to the header's.
+  // page's) if it has one, else to the header's; a list's "Find in these papers" is a search
+  // within the list, not the page's own box.
   function searchBox() {
-    return document.querySelector("main form[role=search] input[name=q]:not([disabled])") ||
+    return document.querySelector("main form[role=search]:not(.list-find) input[name=q]:not([disabled])") ||
       document.getElementById("header-q");
   }
 

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import datetime
 import gzip
-import importlib.util
 import json
-import sys
 from urllib.parse import quote
-from pathlib import Path
 
 import pytest
 
+from bench import synth
 from generator.content.loader import load_catalog
 from generator.derive.urls import LIST_VENUES, PAPERS, SEARCH, author_page_at, list_data, list_rows, tag_page, venue_page
 from generator.derive.views import derive, paper_list
@@ -26,7 +24,6 @@ from generator.outputs.search.shards import name_path
 
 from ..conftest import ContentDir, paper_md
 
-REPO = Path(__file__).resolve().parents[2]
 VENUES = {"test-2024": 2024, "work-2024": 2024, "other-2023": 2023, "old-2019": 2019}
 KINDS = ("oral", "spotlight", "poster", None)
 
@@ -188,7 +185,7 @@ def test_the_files_are_the_same_bytes_each_build(site):
 # ------------------------------------------------------------------------- budgets
 
 PAPERS_SYNTH = 300
-# Measured on bench/synth.py's catalog of 300 papers (seed 0) when set, ~10% headroom (at
+# Measured on bench/synth/'s catalog of 300 papers (seed 0) when set, ~10% headroom (at
 # 10,000 and 100,000 papers: bench/SIZE.md):
 # Issue 36 linked every name of a byline: the rows name every author (the byline of text
 # named at most a few), each its own string or its link (list_data.byline_record).
@@ -198,17 +195,9 @@ DATA_PER_LISTING = 4.8  # bytes of list data a paper a list it is on, the venues
 ALL_PAPERS_DATA = 410  # the data file of the list of all papers (measured 375)
 
 
-def _synth():
-    spec = importlib.util.spec_from_file_location("bench_synth_lists", REPO / "bench" / "synth.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def synth_files(tmp_path_factory):
-    content = _synth().generate(PAPERS_SYNTH, tmp_path_factory.mktemp("list-budget") / "content", seed=0)
+    content = synth.generate(PAPERS_SYNTH, tmp_path_factory.mktemp("list-budget") / "content", seed=0)
     site = derive(load_catalog(content))
     return site, files_of(site)
 
