@@ -27,7 +27,7 @@ tag filter keeps the papers whose ordinal is in the tag's own list file (``o``).
 ordinals, ``n = ordinal // ROW_SHARD``: what a list item shows, each row ``[badge index
 (into lists/venues.json.gz: the venues, then each track's badge, "ACL 2022 Findings"),
 slug, plain title, authors, presentation digit, provisional (0/1), PDF URL or "", title
-HTML]`` (the last only when it is not the plain title escaped: math, markup). list.js
+HTML]`` (the last only when it holds markup: math; not for a title's escaped quotes). list.js
 builds the list page's item from it (the markup of partials/paper_item.html) and fetches
 only the rows of the papers it shows: at most ``PAGE_SIZE`` files for a page of results.
 
@@ -46,10 +46,9 @@ are deterministic (same catalog, same bytes).
 
 from __future__ import annotations
 
+import html
 import json
 from typing import Iterator
-
-from markupsafe import escape
 
 from ..content.model import PRESENTATIONS
 from ..derive.urls import LIST_ROWS_SHARD as ROW_SHARD
@@ -131,7 +130,7 @@ def badge_key(p: PaperView) -> str | tuple[str, str]:
 def row_record(p: PaperView, badge_index: dict) -> list:
     row = [badge_index[badge_key(p)], p.slug, p.title_plain, byline_record(p), presentation_digit(p),
            1 if p.provisional else 0, p.pdf_url or ""]
-    if str(p.title_html) != str(escape(p.title_plain)):
+    if html.unescape(str(p.title_html)) != p.title_plain:  # markup (math), not only escaped quotes
         row.append(str(p.title_html))
     return row
 
