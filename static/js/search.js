@@ -331,9 +331,12 @@
 
   // Issue 34: a result names the sessions that discussed its paper (their notes are searched
   // with the paper), as the paper's page lists them (partials/paper_sessions.html).
+  // Every one still to come (by the visitor's clock, as sessions.js decides): "To be discussed".
   function addSessions(item, sessions) {
     if (!sessions.length) return;
-    var line = el("p", "search-sessions", "Discussed: ");
+    var now = Date.now();
+    var ahead = sessions.every(function (s) { return now < Date.parse(s[2]); });
+    var line = el("p", "search-sessions", ahead ? "To be discussed: " : "Discussed: ");
     sessions.forEach(function (s, i) {
       if (i) line.appendChild(document.createTextNode(", "));
       var link = el("a", null, s[1]);

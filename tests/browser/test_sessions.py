@@ -145,3 +145,18 @@ def test_a_search_result_names_the_session_whose_notes_matched(page, sessions_se
     line = result.locator(".search-sessions")
     assert line.text_content().startswith("Discussed: ")
     assert line.locator("a").first.get_attribute("href").endswith("/sessions/winter/")
+
+
+def test_a_search_result_before_its_session_says_it_is_to_be_discussed(browser, sessions_server):
+    """The words follow the visitor's clock, as the sessions' pages do: before the winter
+    session (2024-01-16, Berlin) its paper is "to be discussed"."""
+    context, page, errors = at(browser, utc(2024, 1, 10, 9))
+    try:
+        open_search(page, sessions_server)
+        assert search(page, "zeppelinoid") == ["fast-convergence"]
+        line = complete_result(page, "fast-convergence").locator(".search-sessions")
+        assert line.text_content().startswith("To be discussed: ")
+        assert line.locator("a").first.get_attribute("href").endswith("/sessions/winter/")
+    finally:
+        context.close()
+    assert not errors

@@ -21,8 +21,10 @@ def session_notes(site: SiteData) -> dict[str, str]:
 
 
 def session_links(site: SiteData) -> dict[str, list[list[str]]]:
-    """Each discussed paper's slug -> its sessions as [page path, date label], for its search
-    record: a result says "Discussed: <date>" without fetching the paper's page."""
+    """Each discussed paper's slug -> its sessions as [page path, date label, until], for its
+    search record: a result says "Discussed: <date>" (or "To be discussed", by the visitor's
+    clock against ``until``, the instant the session stops being upcoming) without fetching
+    the paper's page."""
     if site.sessions is None:
         return {}
-    return {slug: [[view.url, view.date_label] for view in views] for slug, views in site.sessions.of_paper.items()}
+    return {slug: [[view.url, view.date_label, view.until] for view in views] for slug, views in site.sessions.of_paper.items()}
