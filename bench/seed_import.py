@@ -5,32 +5,22 @@ import again: every file compared, nothing written). Run by ``python -m bench.ru
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
-import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
 from bench import synth
 from bench.harness import OUT
 from bench.harness.catalogs import cached_seeds
-from bench.harness.processes import Sample, run_measured
+from bench.harness.processes import REPORT, Sample, run_reporting
 
 
 def seed_import(seeds: Path, content: Path, log: Path) -> Sample:
     """``import_seeds`` of every seed file in ``seeds`` into ``content``, in a subprocess."""
-    report_file = Path(tempfile.mkstemp(prefix="papershelf-import-", suffix=".json")[1])
-    try:
-        sample = run_measured([sys.executable, "-m", "bench.import_child", str(seeds), str(content),
-                               str(report_file)], log=log)
-        if sample.status != 0:
-            raise RuntimeError(f"the seed import failed (exit {sample.status}); see {log}")
-        sample.report = json.loads(report_file.read_text(encoding="utf-8"))
-    finally:
-        report_file.unlink(missing_ok=True)
-    return sample
+    return run_reporting([sys.executable, "-m", "bench.import_child", str(seeds), str(content), REPORT],
+                         "the seed import", log)
 
 
 def measure_import(n: int, seed: int, repeat: int) -> dict:

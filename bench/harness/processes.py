@@ -80,17 +80,26 @@ def run_measured(argv: list[str], *, log: Path, env: dict[str, str] | None = Non
                   cpu=usage.ru_utime + usage.ru_stime, total_pss_mb=peak_pss[0] / 1024)
 
 
-def papershelf_build(content: Path, output: Path, log: Path) -> Sample:
-    """One ``papershelf build``, with its build cache in ``OUT/cache-<catalog>`` (a cold build
-    empties it first: it is a first build)."""
+REPORT = "{report}"  # in ``run_reporting``'s argv: where the child writes its report
+
+
+def run_reporting(argv: list[str], what: str, log: Path) -> Sample:
+    """``run_measured`` of a child that writes a JSON report to the path that stands for
+    ``REPORT`` in ``argv``; the report in ``Sample.report`` (an exit status other than 0 raises)."""
     report_file = Path(tempfile.mkstemp(prefix="papershelf-report-", suffix=".json")[1])
     try:
-        sample = run_measured([sys.executable, "-m", "bench.build_json", str(report_file), "build",
-                               "--content", str(content), "--output", str(output), "--quiet",
-                               "--base-url", BASE_URL, "--cache-dir", str(OUT / f"cache-{content.name}")], log=log)
+        sample = run_measured([str(report_file) if arg == REPORT else arg for arg in argv], log=log)
         if sample.status != 0:
-            raise RuntimeError(f"papershelf build failed (exit {sample.status}); see {log}")
+            raise RuntimeError(f"{what} failed (exit {sample.status}); see {log}")
         sample.report = json.loads(report_file.read_text(encoding="utf-8"))
     finally:
         report_file.unlink(missing_ok=True)
     return sample
+
+
+def papershelf_build(content: Path, output: Path, log: Path) -> Sample:
+    """One ``papershelf build``, with its build cache in ``OUT/cache-<catalog>`` (a cold build
+    empties it first: it is a first build)."""
+    return run_reporting([sys.executable, "-m", "bench.build_json", REPORT, "build", "--content", str(content),
+                          "--output", str(output), "--quiet", "--base-url", BASE_URL,
+                          "--cache-dir", str(OUT / f"cache-{content.name}")], "papershelf build", log)
