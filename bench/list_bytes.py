@@ -42,7 +42,7 @@ REPO = Path(__file__).resolve().parents[1]
 from generator.content.loader import load_catalog
 from generator.derive.urls import LIST_VENUES, PAPERS, list_data, list_rows, tag_page
 from generator.derive.views import derive
-from generator.outputs.list_data import ROW_SHARD, build_list_data
+from generator.outputs.list_data import ROW_SHARD, build_list_data, read_list_data
 from generator.outputs.pages import PAGE_SIZE, plan_pages
 from generator.outputs.render import make_environment, render_page, site_globals
 
@@ -196,14 +196,7 @@ def measure_python(server: Server, changes: list[dict], out: Path) -> None:
             return response.read()
 
     def data_of(path: str) -> dict:
-        data = json.loads(gzip.decompress(get(path)))
-        data["V"] = json.loads(gzip.decompress(get(LIST_VENUES)))
-        at, ordinals = 0, []
-        for i, gap in enumerate(data["o"]):
-            at = at + gap if i else gap
-            ordinals.append(at)
-        data["ordinals"] = ordinals
-        return data
+        return read_list_data(get(path), get(LIST_VENUES))
 
     for change in changes:
         server.take()

@@ -46,6 +46,7 @@ are deterministic (same catalog, same bytes).
 
 from __future__ import annotations
 
+import gzip
 import html
 import json
 from typing import Iterator
@@ -159,3 +160,16 @@ def build_list_data(site: SiteData) -> Iterator[tuple[str, bytes]]:
 def _venue_order(site: SiteData) -> list:
     """The venues in the order of the venue sort (``PaperView.venue_rank``: the catalog's venue order)."""
     return list(site.venues)
+
+
+def read_list_data(data: bytes, venues: bytes) -> dict:
+    """A list's data file read back as list.js reads it (for the tests and bench/list_bytes):
+    the record, ``V`` the venues' file joined, ``ordinals`` the gaps of ``o`` added up."""
+    record = json.loads(gzip.decompress(data))
+    record["V"] = json.loads(gzip.decompress(venues))
+    at, ordinals = 0, []
+    for i, gap in enumerate(record["o"]):
+        at = at + gap if i else gap
+        ordinals.append(at)
+    record["ordinals"] = ordinals
+    return record

@@ -17,7 +17,7 @@ from bench import synth
 from generator.content.loader import load_catalog
 from generator.derive.urls import LIST_VENUES, PAPERS, SEARCH, author_page_at, list_data, list_rows, tag_page, venue_page
 from generator.derive.views import derive, paper_list
-from generator.outputs.list_data import ROW_SHARD, build_list_data
+from generator.outputs.list_data import ROW_SHARD, build_list_data, read_list_data
 from generator.outputs.pages import PAGE_SIZE, list_controls, sort_ranks
 from generator.outputs.render import byline
 from generator.outputs.search.shards import name_path
@@ -69,14 +69,7 @@ def files_of(site) -> dict[str, bytes]:
 
 
 def data_of(files, url) -> dict:
-    data = json.loads(gzip.decompress(files[list_data(url)]))
-    data["V"] = json.loads(gzip.decompress(files[LIST_VENUES]))  # as list.js joins them
-    at, ordinals = 0, []
-    for i, gap in enumerate(data["o"]):
-        at = at + gap if i else gap
-        ordinals.append(at)
-    data["ordinals"] = ordinals
-    return data
+    return read_list_data(files[list_data(url)], files[LIST_VENUES])
 
 
 def order(data, sort: str) -> list[int]:
